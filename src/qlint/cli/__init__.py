@@ -1,0 +1,87 @@
+"""The command line: parse arguments, dispatch to a registered command's `run() -> int`.
+
+Exit codes: 0 clean, 1 findings, 2 usage / configuration / unreadable input / internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+from qlint import __version__
+from qlint.registry import Registry
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    description: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: Registry[Command] = Registry("command", "qlint.cli.commands")
+
+
+def command(name: str, help: str, description: str = ""):
+    """Register a command: decorate `configure(parser)`; it returns the `run(args)` function."""
+
+    def deco(configure: Callable[[argparse.ArgumentParser], Callable[[argparse.Namespace], int]]):
+        holder: dict[str, Callable[[argparse.Namespace], int]] = {}
+
+        def _configure(parser: argparse.ArgumentParser) -> None:
+            holder["run"] = configure(parser)
+
+        COMMANDS.add(name, Command(name, help, description or help, _configure, lambda args: holder["run"](args)))
+        return configure
+
+    return deco
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2 with a one-line reason
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="qlint",
+        description="Lint, format and export certification-exam question banks.",
+        epilog="Run 'qlint COMMAND --help' for a command's options. Exit codes: 0 clean, 1 findings, 2 errors.",
+    )
+    parser.add_argument("--version", action="version", version=f"qlint {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, cmd in COMMANDS.items():
+        p = sub.add_parser(name, help=cmd.help, description=cmd.description)
+        cmd.configure(p)
+        p.set_defaults(_run=cmd.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_ERROR
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return EXIT_ERROR
+    try:
+        return args._run(args)
+    except KeyboardInterrupt:
+        print("qlint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_ERROR
+    except Exception as exc:  # last resort: a message and exit 2, never a traceback
+        print(f"qlint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("qlint: please report this with the command and the file that caused it", file=sys.stderr)
+        return EXIT_ERROR

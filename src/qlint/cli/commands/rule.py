@@ -1,0 +1,43 @@
+"""`qlint rule CODE`: a rule's documentation; `--all` lists every rule."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from qlint.cli import EXIT_ERROR, EXIT_OK, command
+from qlint.rules import RULES, Rule, by_name_or_code
+
+
+def render(rule: Rule) -> str:
+    """The rule's full documentation as Markdown; `docs/rules.md` and SARIF read the same text."""
+    head = [f"# {rule.code} {rule.name}", "", f"Default severity: {rule.severity}"
+            + ("" if rule.default_enabled else " (off by default)") + (" · fixable" if rule.fixable else "")]
+    body = rule.doc.split("\n", 1)
+    lines = head + ["", body[0]] + ([body[1].rstrip()] if len(body) > 1 else [])
+    if rule.options:
+        lines += ["", "## Options", "", "| option | default | meaning |", "|---|---|---|"]
+        lines += [f"| `{k}` | `{o.default!r}` | {o.description} |" for k, o in rule.options.items()]
+    if rule.source:
+        lines += ["", "## Source", "", rule.source]
+    return "\n".join(lines) + "\n"
+
+
+@command("rule", "Show a rule's documentation.", "Show a rule's documentation (by code or name), or list every rule.")
+def configure(p: argparse.ArgumentParser):
+    p.add_argument("rule", nargs="?", metavar="CODE", help="rule code (K001) or name (option-rationale)")
+    p.add_argument("--all", action="store_true", help="list every rule: code, name, default severity, summary")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.all or not args.rule:
+        for code, r in RULES.items():
+            print(f"{code}  {r.name:<28} {str(r.severity):<8} {r.summary}")
+        return EXIT_OK
+    r = by_name_or_code(args.rule)
+    if r is None:
+        print(f"qlint: error: no rule {args.rule!r}; 'qlint rule --all' lists them", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write(render(r))
+    return EXIT_OK

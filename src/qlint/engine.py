@@ -1,0 +1,198 @@
+"""Lint files: load, validate, run the selected rules, place diagnostics.
+
+`check_file` is a pure function of the file's bytes and the settings, so its result can be
+cached by content hash and computed in worker processes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from qlint.diagnostic import Diagnostic, Severity
+from qlint.loading.errors import LoadError
+from qlint.loading.fast import FastPathError, load_fast
+from qlint.loading.positions import Locator, yaml_error
+from qlint.loading.reader import decode, read_bytes
+from qlint.loading.schema import validate
+from qlint.model import Question
+from qlint.project.config import Config
+from qlint.project.discovery import discover, display_path, is_within
+from qlint.project.exams import Exam
+from qlint.rules import RULES, Finding, Rule
+from qlint.selection import Selection
+
+
+@dataclass
+class RuleContext:
+    """What a check sees besides the question: its options and the exam definitions."""
+
+    rule: Rule
+    config: Config
+    exams: dict[str, Exam]
+    bank: Any = None
+
+    def option(self, name: str) -> Any:
+        configured = self.config.rules.get(self.rule.code, {}) or self.config.rules.get(self.rule.name, {})
+        if name in configured:
+            return configured[name]
+        return self.rule.options[name].default
+
+
+@dataclass
+class Settings:
+    config: Config
+    selection: Selection
+    exams: dict[str, Exam] = field(default_factory=dict)
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic]
+    kind: str = "question"
+    data: dict[str, Any] | None = None  # plain data when the file loaded
+    text: str = ""
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic]
+    files: list[str]
+    results: dict[str, FileResult] = field(default_factory=dict)
+
+    @property
+    def fatal(self) -> bool:
+        return any(RULES.get(d.code).fatal for d in self.diagnostics)
+
+
+def _diag(rule: Rule, severity: Severity, path: str, message: str, line: int, col: int,
+          end_line: int = 0, end_col: int = 0, pointer: str = "", fix=None) -> Diagnostic:
+    return Diagnostic(path, line, col, rule.code, rule.name, severity, message,
+                      end_line or line, end_col or col, pointer, fix)
+
+
+def _kind(path: str, config: Config) -> str:
+    return "exam" if is_within(os.path.dirname(os.path.abspath(path)) or ".", config.exams_dir) else "question"
+
+
+def load_document(path: str, config: Config) -> tuple[str, dict[str, Any]]:
+    """(text, data) of one file, or LoadError."""
+    text = decode(read_bytes(path, config.limits))
+    try:
+        data = load_fast(text, config.limits)
+    except FastPathError as exc:
+        found = yaml_error(text)
+        message, line, col = found if found else (exc.message, exc.line, exc.col)
+        raise LoadError("Y001", message, line, col) from None
+    return text, data
+
+
+def _findings(settings: Settings, q: Question) -> Iterable[tuple[Rule, Finding]]:
+    for rule in settings.selection.rules("item"):
+        ctx = RuleContext(rule, settings.config, settings.exams)
+        try:
+            found = list(rule.check(q, ctx))  # type: ignore[misc]
+        except Exception as exc:  # a rule bug must not hide the other rules' findings
+            yield RULES.get("X001"), Finding("", f"rule {rule.code} ({rule.name}) failed on this file: "
+                                                 f"{type(exc).__name__}: {exc}; please report it")
+            continue
+        for finding in found:
+            yield rule, finding
+
+
+def _exam_findings(q: dict[str, Any], exams: dict[str, Exam]) -> Iterable[tuple[Rule, Finding]]:
+    exam = exams.get(q.get("exam", ""))
+    if exam is None:
+        known = ", ".join(sorted(exams)) or "none defined"
+        yield RULES.get("S002"), Finding("/exam", f"no exam definition for {q.get('exam')!r} (known: {known})")
+        return
+    if q.get("domain") not in exam.domain_ids:
+        import difflib
+
+        close = difflib.get_close_matches(str(q.get("domain")), exam.domain_ids, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; domains: {', '.join(exam.domain_ids)}"
+        yield RULES.get("S003"), Finding("/domain", f"{q.get('domain')!r} is not a domain of {exam.code}{hint}")
+
+
+def check_file(path: str, settings: Settings) -> FileResult:
+    shown = display_path(path)
+    config, selection = settings.config, settings.selection
+    kind = _kind(path, config)
+    try:
+        text, data = load_document(path, config)
+    except LoadError as exc:
+        rule = RULES.get(exc.code)
+        return FileResult(path, [_diag(rule, selection.severity_of(rule), shown, exc.message, exc.line, exc.col)], kind)
+
+    found: list[tuple[Rule, Finding]] = []
+    schema_rule = RULES.get("S001")
+    errors = validate(kind, data)
+    found += [(schema_rule, Finding(e.pointer, e.message, e.at_key)) for e in errors]
+    if kind == "question" and not errors:
+        found += list(_exam_findings(data, settings.exams))
+        found += list(_findings(settings, Question(path, data)))
+
+    diagnostics = place(found, text, shown, settings)
+    return FileResult(path, diagnostics, kind, data, text)
+
+
+def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Settings) -> list[Diagnostic]:
+    """Diagnostics for the findings that the selection allows, positioned via ruamel.yaml."""
+    selection = settings.selection
+    kept = [(r, f) for r, f in found if selection.allows(r.code, shown)]
+    if not kept:
+        return []
+    locator = Locator(text)
+    out = []
+    for rule, f in kept:
+        span = locator.locate(f.pointer, f.at_key)
+        out.append(_diag(rule, selection.severity_of(rule), shown, f.message, span.line, span.col,
+                         span.end_line, span.end_col, f.pointer, f.fix))
+    return out
+
+
+def load_exams(settings: Settings) -> list[Diagnostic]:
+    """Read every exam definition; their diagnostics are returned for reporting if asked."""
+    folder = settings.config.exams_dir
+    files, _ = discover([str(folder)]) if folder.is_dir() else ([], [])
+    diagnostics: list[Diagnostic] = []
+    for f in files:
+        result = check_file(f, settings)
+        diagnostics += result.diagnostics
+        if result.data is not None and not result.diagnostics:
+            exam = Exam.from_data(result.data, f)
+            settings.exams[exam.code] = exam
+    return diagnostics
+
+
+def make_settings(config: Config, select=(), ignore=(), extend_select=()) -> Settings:
+    selection = Selection.build(
+        tuple(select) or config.select,
+        tuple(config.extend_select) + tuple(extend_select),
+        tuple(config.ignore) + tuple(ignore),
+        config.per_file_ignores,
+        config.severity,
+        config.root,
+    )
+    return Settings(config, selection)
+
+
+def lint(paths: list[str], settings: Settings) -> LintResult:
+    files, missing = discover(paths)
+    exam_diags = load_exams(settings)
+    diagnostics: list[Diagnostic] = []
+    results: dict[str, FileResult] = {}
+    unreadable = RULES.get("Y010")
+    for m in missing:
+        diagnostics.append(_diag(unreadable, Severity.ERROR, display_path(m), "no such file or directory", 1, 1))
+    exam_paths = {display_path(d.path) for d in exam_diags}
+    for f in files:
+        if _kind(f, settings.config) == "exam" and display_path(f) in exam_paths:
+            diagnostics += [d for d in exam_diags if d.path == display_path(f)]
+            continue
+        result = check_file(f, settings)
+        results[f] = result
+        diagnostics += result.diagnostics
+    return LintResult(sorted(diagnostics), files, results)

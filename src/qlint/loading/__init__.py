@@ -1,0 +1,1 @@
+"""Reading question files: bytes -> text -> plain data, with positions on demand."""

@@ -1,0 +1,151 @@
+"""JSON Schema validation of plain data, with errors phrased for authors and placed by pointer."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from qlint.loading.positions import join_pointer
+
+SCHEMAS = ("question", "exam")
+
+
+@dataclass(frozen=True)
+class SchemaError:
+    pointer: str
+    message: str
+    at_key: bool = False
+
+
+@lru_cache(maxsize=None)
+def schema_text(kind: str) -> str:
+    if kind not in SCHEMAS:
+        raise ValueError(f"unknown schema {kind!r}")
+    return resources.files("qlint").joinpath("schemas", f"{kind}.schema.json").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def schema(kind: str) -> dict[str, Any]:
+    return json.loads(schema_text(kind))
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(schema(kind))
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (dt.date, dt.datetime)):
+        return "date"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    return type(value).__name__
+
+
+_TYPE_WORDS = {"boolean": "a boolean (true or false)", "string": "a string", "integer": "an integer",
+               "number": "a number", "array": "a list", "object": "a mapping", "null": "null"}
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    text = repr(value) if not isinstance(value, (dict, list)) else _type_name(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _messages(err: ValidationError) -> list[tuple[str, str, bool]]:
+    """(pointer, message, at_key) for one jsonschema error."""
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        path = list(err.absolute_path)
+        allowed = list(err.schema.get("properties", {}))
+        out = []
+        for key in (k for k in err.instance if k not in allowed):
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
+            out.append((join_pointer(path + [key]), f"unknown field {key!r}{hint}", True))
+        return out
+    return [_message(err)]
+
+
+def _message(err: ValidationError) -> tuple[str, str, bool]:
+    path = list(err.absolute_path)
+    pointer = join_pointer(path)
+    v, inst = err.validator, err.instance
+    field = f"'{path[-1]}'" if path and isinstance(path[-1], str) else "value"
+    if v == "type":
+        want = err.validator_value
+        wants = [want] if isinstance(want, str) else list(want)
+        got = _type_name(inst)
+        hint = ""
+        if got == "date":
+            hint = "; quote it to keep it as text"
+        elif got == "string" and "boolean" in wants and str(inst).lower() in {"yes", "no", "on", "off", "y", "n"}:
+            hint = "; YAML 1.2 reads yes/no as text, write true or false"
+        return pointer, f"{field}: expected {' or '.join(_TYPE_WORDS.get(w, w) for w in wants)}, got {got} {_short(inst)}{hint}", False
+    if v == "required":
+        missing = [m for m in err.validator_value if isinstance(inst, dict) and m not in inst]
+        where = "the document" if not path else pointer
+        return pointer, f"missing required field{'s' if len(missing) > 1 else ''} {', '.join(repr(m) for m in missing)} in {where}", False
+    if v == "enum":
+        choices = ", ".join(str(c) for c in err.validator_value)
+        close = difflib.get_close_matches(str(inst), [str(c) for c in err.validator_value], n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return pointer, f"{field}: expected one of {choices}, got {_short(inst)}{hint}", False
+    if v == "const":
+        return pointer, f"{field}: expected {err.validator_value!r}, got {_short(inst)}", False
+    if v == "pattern":
+        return pointer, f"{field}: {_short(inst)} is not in the expected form ({err.validator_value})", False
+    if v == "minLength":
+        return pointer, f"{field}: must not be empty", False
+    if v in ("minItems", "maxItems"):
+        bound = "at least" if v == "minItems" else "at most"
+        return pointer, f"{field}: has {len(inst)} items; expected {bound} {err.validator_value}", False
+    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return pointer, f"{field}: {_short(inst)} is out of range ({v} {err.validator_value})", False
+    if v == "uniqueItems":
+        return pointer, f"{field}: items must be unique", False
+    if v == "not" and isinstance(err.validator_value, dict) and list(err.validator_value) == ["required"]:
+        key = err.validator_value["required"][0]
+        return join_pointer(path + [key]), f"field {key!r} is not allowed here (only with type: multiple)", True
+    return pointer, f"{field}: {err.message}", False
+
+
+def _leaves(err: ValidationError) -> Iterator[ValidationError]:
+    # if/then and allOf wrap the interesting error; report the innermost ones.
+    if err.context:
+        for sub in err.context:
+            yield from _leaves(sub)
+    else:
+        yield err
+
+
+def validate(kind: str, data: Any) -> list[SchemaError]:
+    val = validator(kind)
+    if val.is_valid(data):
+        return []
+    out: dict[tuple[str, str], SchemaError] = {}
+    for err in val.iter_errors(data):
+        for leaf in _leaves(err):
+            for pointer, message, at_key in _messages(leaf):
+                out.setdefault((pointer, message), SchemaError(pointer, message, at_key))
+    return sorted(out.values(), key=lambda e: e.pointer)

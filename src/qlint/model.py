@@ -1,0 +1,95 @@
+"""Read-only views over a schema-valid question, so rules read fields by name, not by dict key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+LETTERS = "ABCDEFGHIJ"
+
+
+@dataclass(frozen=True)
+class OptionView:
+    index: int
+    raw: dict[str, Any]
+
+    @property
+    def pointer(self) -> str:
+        return f"/options/{self.index}"
+
+    @property
+    def id(self) -> str:
+        return self.raw.get("id", "")
+
+    @property
+    def text(self) -> str:
+        return self.raw.get("text", "")
+
+    @property
+    def correct(self) -> bool:
+        return self.raw.get("correct") is True
+
+    @property
+    def rationale(self) -> str | None:
+        value = self.raw.get("rationale")
+        return value if isinstance(value, str) else None
+
+    @property
+    def right_when(self) -> str:
+        return self.raw.get("right_when") or ""
+
+    @property
+    def letter(self) -> str:
+        return LETTERS[self.index] if self.index < len(LETTERS) else str(self.index + 1)
+
+
+@dataclass(frozen=True)
+class Question:
+    path: str
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return self.data.get("id", "")
+
+    @property
+    def exam(self) -> str:
+        return self.data.get("exam", "")
+
+    @property
+    def domain(self) -> str:
+        return self.data.get("domain", "")
+
+    @property
+    def type(self) -> str:
+        return self.data.get("type", "single")
+
+    @property
+    def choose(self) -> int:
+        return self.data.get("choose", 1) if self.type == "multiple" else 1
+
+    @property
+    def stem(self) -> str:
+        return self.data.get("stem", "")
+
+    @property
+    def trap(self) -> str | None:
+        value = self.data.get("trap")
+        return value if isinstance(value, str) else None
+
+    @property
+    def explanation(self) -> str:
+        return self.data.get("explanation", "")
+
+    @cached_property
+    def options(self) -> list[OptionView]:
+        return [OptionView(i, o) for i, o in enumerate(self.data.get("options", []))]
+
+    @property
+    def keys(self) -> list[OptionView]:
+        return [o for o in self.options if o.correct]
+
+    @property
+    def distractors(self) -> list[OptionView]:
+        return [o for o in self.options if not o.correct]

@@ -1,0 +1,1 @@
+"""The project around the files: configuration, file discovery, exam definitions."""

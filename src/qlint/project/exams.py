@@ -1,0 +1,36 @@
+"""Exam definitions: code -> domains and weights, read from the exams folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Domain:
+    id: str
+    name: str
+    weight: float
+
+
+@dataclass(frozen=True)
+class Exam:
+    code: str
+    name: str
+    domains: tuple[Domain, ...]
+    path: str
+    types: dict[str, tuple[str, ...]]
+
+    @property
+    def domain_ids(self) -> list[str]:
+        return [d.id for d in self.domains]
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], path: str) -> "Exam":
+        return cls(
+            code=data["code"],
+            name=data["name"],
+            domains=tuple(Domain(d["id"], d["name"], float(d["weight"])) for d in data["domains"]),
+            path=path,
+            types={k: tuple(v) for k, v in (data.get("types") or {}).items()},
+        )

@@ -1,0 +1,107 @@
+"""Rule declarations: each rule is declared once, with its metadata, docs and check function.
+
+Rule modules in this package are imported on first use of `RULES`; adding a rule means adding
+a decorated function to a module here (or a new module), never touching the engine.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from qlint.diagnostic import Fix, Severity
+from qlint.registry import Registry
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a check yields: where (JSON pointer), what, and optionally how to fix it."""
+
+    pointer: str
+    message: str
+    at_key: bool = False
+    fix: Fix | None = None
+    path: str | None = None  # bank rules name the file; item rules leave it to the engine
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: its default and a one-line description for the docs."""
+
+    default: Any
+    description: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    scope: str  # "load" (emitted by the loader), "item" (one question) or "bank" (all questions)
+    summary: str
+    doc: str
+    check: Callable[..., Iterable[Finding]] | None
+    options: dict[str, Option] = field(default_factory=dict)
+    source: str = ""
+    fixable: bool = False
+    default_enabled: bool = True
+
+    @property
+    def fatal(self) -> bool:
+        """Load rules mean the file could not be read as a question: exit 2."""
+        return self.scope == "load" and self.code[0] in "YX"
+
+
+RULES: Registry[Rule] = Registry("rule", "qlint.rules")
+_CODE = re.compile(r"^[A-Z][0-9]{3}$")
+_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+def rule(
+    code: str,
+    name: str,
+    severity: Severity | str,
+    *,
+    scope: str = "item",
+    options: dict[str, Option] | None = None,
+    source: str = "",
+    fixable: bool = False,
+    default_enabled: bool = True,
+) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
+    """Register a check function as a rule; its docstring is the rule's documentation."""
+    if not _CODE.match(code) or not _NAME.match(name):
+        raise ValueError(f"bad rule identity {code!r} / {name!r}")
+    sev = Severity.parse(severity) if isinstance(severity, str) else severity
+
+    def deco(fn: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
+        doc = inspect.cleandoc(fn.__doc__ or "")
+        if not doc:
+            raise ValueError(f"rule {code} has no docstring")
+        summary = doc.splitlines()[0].strip()
+        RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope == "load" else fn,
+                             dict(options or {}), source, fixable, default_enabled))
+        return fn
+
+    return deco
+
+
+def declare(code: str, name: str, severity: Severity | str, doc: str, *, scope: str = "load", source: str = "") -> None:
+    """Declare a rule whose diagnostics another component (the loader) emits."""
+
+    def _emitted_elsewhere(*_: Any) -> Iterable[Finding]:
+        return ()
+
+    _emitted_elsewhere.__doc__ = doc
+    rule(code, name, severity, scope=scope, source=source)(_emitted_elsewhere)
+
+
+def by_name_or_code(key: str) -> Rule | None:
+    key = key.strip()
+    if key.upper() in RULES:
+        return RULES.get(key.upper())
+    for _code, r in RULES.items():
+        if r.name == key:
+            return r
+    return None

@@ -1,0 +1,352 @@
+"""The four rules qlint is defined by: rationales, key count, exam trap, key agreement."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from qlint.diagnostic import Edit, Fix
+from qlint.model import OptionView, Question
+from qlint.rules import Finding, Option, rule
+from qlint.text import content_words, find_phrase, negated_spans, normalise, sentences, tokens
+
+PLACEHOLDERS = frozenset(
+    normalise(p)
+    for p in (
+        "incorrect", "correct", "wrong", "right", "true", "false", "yes", "no", "n/a", "na", "none", "tbd",
+        "todo", "tba", "fixme", "xxx", "-", "...", "see explanation", "see above", "see below",
+        "this is incorrect", "this is correct", "this is wrong", "incorrect answer", "correct answer",
+        "wrong answer", "not correct", "distractor", "the key", "lorem ipsum",
+    )
+)
+
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
+CHOOSE_N = re.compile(r"\b(?:choose|select|pick|mark|identify|check)\s+(two|three|four|five|six|[2-6])\b", re.I)
+NUMBER_NAMES = {2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX"}
+
+
+def _is_placeholder(text: str) -> bool:
+    return normalise(text) in PLACEHOLDERS
+
+
+@rule(
+    "K001", "option-rationale", "error",
+    options={
+        "min-words": Option(4, "A rationale shorter than this many words is treated as a placeholder."),
+    },
+    source="Team standard; Haladyna et al. (2002); rules.md 'the four rules'",
+)
+def option_rationale(q: Question, ctx) -> Iterator[Finding]:
+    """Every option explains why it is right or wrong in this question.
+
+    ## What it does
+    Checks that every option has a `rationale` that is present, not empty, not a placeholder
+    ("Incorrect.", "See explanation", "TBD"), at least `min-words` words long, and not identical
+    (after folding case, spacing and punctuation) to another option's rationale.
+
+    ## Why it matters
+    Learners learn from why a wrong option is wrong *here*; a bare "Incorrect." teaches nothing,
+    and a copied rationale usually means an edit went to the wrong option.
+
+    ## Example
+    ```yaml
+    - id: data-parallel
+      text: Data parallelism
+      correct: false
+      rationale: Incorrect.
+    ```
+
+    ## Fix
+    Say why this option fails the scenario's requirement:
+    ```yaml
+      rationale: Each GPU still holds a full replica of the weights, so per-GPU memory does not shrink.
+    ```
+    """
+    min_words = int(ctx.option("min-words"))
+    seen: dict[str, int] = {}
+    for o in q.options:
+        text = o.rationale
+        if text is None:
+            yield Finding(o.pointer, f"option {o.id!r} has no rationale: say why it is {'right' if o.correct else 'wrong'} here")
+            continue
+        where = f"{o.pointer}/rationale"
+        if not text.strip():
+            yield Finding(where, f"option {o.id!r} has an empty rationale")
+            continue
+        if _is_placeholder(text):
+            yield Finding(where, f"option {o.id!r} has a placeholder rationale {text.strip()!r}: explain why")
+            continue
+        if len(tokens(text)) < min_words:
+            yield Finding(where, f"option {o.id!r} has a rationale of {len(tokens(text))} words; write at least {min_words}")
+            continue
+        key = normalise(text)
+        if key in seen:
+            other = q.options[seen[key]]
+            yield Finding(where, f"option {o.id!r} repeats the rationale of option {other.id!r}")
+        else:
+            seen[key] = o.index
+
+
+def stated_choose(stem: str) -> list[int]:
+    return [NUMBER_WORDS[m.group(1).lower()] for m in CHOOSE_N.finditer(stem)]
+
+
+@rule(
+    "K002", "key-count", "error",
+    source="Exam format (AWS: 'Choose TWO'); rules.md 'the four rules'",
+    fixable=True,
+)
+def key_count(q: Question, ctx) -> Iterator[Finding]:
+    """The number of keyed options matches the question type and what the stem asks for.
+
+    ## What it does
+    A `single` question has exactly one option with `correct: true`. A `multiple` question has
+    exactly `choose` keyed options, fewer than its option count, and its stem states that number
+    ("Choose TWO.", "Select three"). A `single` stem must not ask to choose several.
+
+    ## Why it matters
+    A key count that disagrees with the stem is unanswerable or scored wrongly by every platform.
+
+    ## Example
+    ```yaml
+    type: single
+    options:
+      - {id: a, text: ..., correct: true, ...}
+      - {id: b, text: ..., correct: true, ...}
+    ```
+
+    ## Fix
+    Key exactly one option, or make the question `type: multiple` with `choose: 2` and
+    "(Choose TWO.)" in the stem. `qlint check --fix` adds the missing "(Choose N.)" sentence.
+    """
+    keys = q.keys
+    stated = stated_choose(q.stem)
+    if q.type == "single":
+        if len(keys) != 1:
+            where = keys[1].pointer + "/correct" if len(keys) > 1 else "/options"
+            names = ", ".join(repr(k.id) for k in keys) or "none"
+            yield Finding(where, f"single-answer question has {len(keys)} keyed options ({names}); key exactly one")
+        if any(n > 1 for n in stated):
+            yield Finding("/stem", f"stem asks to choose {max(stated)} but the question type is single")
+        return
+    n = q.choose
+    if n >= len(q.options):
+        yield Finding("/choose", f"choose is {n} but the question has only {len(q.options)} options")
+    if len(keys) != n:
+        yield Finding("/options", f"question asks for {n} answers but {len(keys)} options are keyed")
+    if not stated:
+        word = NUMBER_NAMES.get(n, str(n))
+        fixed = q.stem.rstrip() + f" (Choose {word}.)" + ("\n" if q.stem.endswith("\n") else "")
+        yield Finding("/stem", f"stem does not say how many to choose; add \"(Choose {word}.)\"",
+                      fix=Fix(f"append '(Choose {word}.)' to the stem", (Edit("/stem", fixed),)))
+    elif any(s != n for s in stated):
+        yield Finding("/stem", f"stem asks to choose {stated[0]} but choose is {n}")
+
+
+def _overlaps(text: str, options: list[OptionView]) -> dict[int, int]:
+    words = content_words(text)
+    return {o.index: len(words & content_words(o.text)) for o in options}
+
+
+@rule(
+    "K003", "exam-trap", "error",
+    source="Team standard; rules.md 'trap present'",
+)
+def exam_trap(q: Question, ctx) -> Iterator[Finding]:
+    """The "common exam trap" note is present and points at a distractor.
+
+    ## What it does
+    Checks that `trap` exists and is not a placeholder; that the option it overlaps most (shared
+    content words with the option text) is a distractor, not the key; and that it shares at least
+    one content word with the stem (the keyword candidates miss).
+
+    ## Why it matters
+    The trap is the part of the page learners remember: which wrong answer tempts them and why.
+    A trap that describes the key, or names no option, teaches the wrong lesson.
+
+    ## Example
+    ```yaml
+    trap: Model parallelism is the answer because the model is large.
+    ```
+
+    ## Fix
+    Name the tempting distractor and the stem keyword that rules it out:
+    ```yaml
+    trap: Candidates pick data parallelism by habit and miss the memory limit in the stem.
+    ```
+    """
+    trap = q.trap
+    if trap is None:
+        yield Finding("", "question has no 'trap': name the wrong option candidates pick and why", at_key=False)
+        return
+    if not trap.strip() or _is_placeholder(trap):
+        yield Finding("/trap", "the trap note is empty or a placeholder")
+        return
+    over = _overlaps(trap, q.options)
+    best_d = max((over[o.index] for o in q.distractors), default=0)
+    best_k = max((over[o.index] for o in q.keys), default=0)
+    if best_d == 0 and best_k == 0:
+        yield Finding("/trap", "the trap names no option: say which distractor candidates pick")
+    elif best_k >= best_d:
+        key = max(q.keys, key=lambda o: over[o.index])
+        yield Finding("/trap", f"the trap points at the key {key.text.strip()!r} rather than a distractor")
+    if not (content_words(trap) & content_words(q.stem)):
+        yield Finding("/trap", "the trap shares no word with the stem: name the keyword candidates miss")
+
+
+AFFIRM = re.compile(
+    r"\b(correct|right (answer|choice)|best|meets?|satisf(y|ies)|fulfil+s?|because|address(es)?|resolves?|solves?"
+    r"|directly|exactly|ideal|designed for|the only|required|requirement|ensures?|enables?|lets|provides?|supports?)\b"
+)
+KEY_REFUTE = re.compile(
+    r"\b(incorrect|wrong|not (the )?(correct|right|best)( answer| choice| option)?"
+    r"|does not (meet|satisfy|solve|address) the (requirement|scenario|need))\b"
+)
+CLAIM = re.compile(
+    r"\b(?:is|are) (?:the |a )?(?:correct|right|best)(?: (?:answer|choice|option|approach|solution))?\b"
+    r"(?! (?:when|if|where|whenever|once|unless)\b)|\bcorrect (?:answer|choice)\b|^correct\b|\bmeets the requirement\b"
+)
+RIGHT_WHEN = re.compile(
+    r"\b(would|could|might) (be|suit|fit|work|help|make sense)|\bsuits?\b|\bsuited\b|\bbetter (choice|fit|option|suited)"
+    r"|\b(appropriate|right|correct|useful|ideal|best|good choice) (when|if|for)\b|\buse (it|this|them) (when|if|for)\b"
+    r"|\b(meant|designed|intended|built) for\b|\bfits? (when|if)\b|\bis the answer when\b"
+)
+
+
+def _claims(text: str) -> bool:
+    """True if `text` asserts correctness outside a negation scope."""
+    toks = tokens(text)
+    if not toks:
+        return False
+    neg = negated_spans(toks)
+    joined = " ".join(toks)
+    for m in CLAIM.finditer(joined):
+        idx = joined[: m.start()].count(" ")
+        if idx < len(neg) and not neg[idx] and not (idx + 1 < len(neg) and neg[idx + 1]):
+            return True
+    return False
+
+
+def _mentions(text_toks: list[str], text_words: set[str], option: OptionView) -> bool:
+    phrase = tokens(option.text)
+    if 0 < len(phrase) <= 8 and find_phrase(text_toks, phrase):
+        return True
+    words = content_words(option.text)
+    return len(words) >= 2 and len(words & text_words) / len(words) >= 0.8
+
+
+@rule(
+    "K004", "key-agreement", "error",
+    options={"anchor-margin": Option(2, "Content words by which a distractor must out-overlap the key (MedIWF).")},
+    source="MedIWF anchoring rule; NegEx (Chapman et al. 2001) negation scope; rules.md 'Key agreement'",
+)
+def key_agreement(q: Question, ctx) -> Iterator[Finding]:
+    """The explanation and the rationales agree with the key.
+
+    ## What it does
+    - The explanation is anchored on the keyed option(s): it names a key rather than only a
+      distractor, no distractor's text out-overlaps the key's by `anchor-margin` content words or
+      more, and no sentence affirms a distractor ("X is the best choice").
+    - The key's rationale affirms it ("Correct:", "best", "meets the requirement", "because") and
+      carries no un-negated refutation ("incorrect", "wrong").
+    - No distractor's rationale asserts correctness ("is correct", "the right answer") outside a
+      negation. (Whether it says why it fails is left to K001: a cue-word test for refutation
+      flagged sound rationales such as "integer codes imply an order".)
+
+    ## Why it matters
+    When an option is re-keyed or options are reordered, explanations silently drift to the wrong
+    answer; learners then study a contradiction.
+
+    ## Example
+    ```yaml
+    options:
+      - {id: data, text: Data parallelism, correct: false,
+         rationale: "This is the correct answer: it scales training."}
+      - {id: model, text: Model parallelism, correct: true, rationale: "Incorrect: ..."}
+    explanation: Data parallelism is the best choice because ...
+    ```
+
+    ## Fix
+    Re-anchor the explanation on the key and make each rationale's verdict match `correct:`.
+    """
+    keys, distractors = q.keys, q.distractors
+    if not keys:
+        return  # K002 reports the missing key; agreement is undefined without one
+    expl = q.explanation
+    etoks = tokens(expl)
+    ewords = content_words(expl)
+    margin = int(ctx.option("anchor-margin"))
+    key_named = any(_mentions(etoks, ewords, k) for k in keys)
+    named_d = [d for d in distractors if _mentions(etoks, ewords, d)]
+    over = _overlaps(expl, q.options)
+    best_k = max(over[k.index] for k in keys)
+    best_d = max(distractors, key=lambda d: over[d.index], default=None)
+    expl_finding = None
+    if not key_named and named_d:
+        expl_finding = f"the explanation names {named_d[0].text.strip()!r} (a distractor) but never the key"
+    elif best_d is not None and over[best_d.index] >= best_k + margin:
+        expl_finding = (f"the explanation is about {best_d.text.strip()!r} ({over[best_d.index]} shared words) "
+                        f"rather than the key ({best_k})")
+    else:
+        for sent in sentences(expl):
+            stoks, swords = tokens(sent), content_words(sent)
+            affirmed = [d for d in distractors if _mentions(stoks, swords, d)]
+            if affirmed and _claims(sent) and not any(_mentions(stoks, swords, k) for k in keys):
+                expl_finding = f"the explanation affirms the distractor {affirmed[0].text.strip()!r}"
+                break
+    if expl_finding:
+        yield Finding("/explanation", expl_finding)
+
+    for k in keys:
+        text = k.rationale
+        if not text or _is_placeholder(text):
+            continue  # K001's finding
+        low = " ".join(tokens(text))
+        neg = negated_spans(tokens(text))
+        refute = next((m for m in KEY_REFUTE.finditer(low) if not neg[low[: m.start()].count(" ")]), None)
+        if refute:
+            yield Finding(f"{k.pointer}/rationale", f"the key {k.id!r} has a rationale that refutes it ({refute.group(0)!r})")
+        elif not AFFIRM.search(low):
+            yield Finding(f"{k.pointer}/rationale", f"the key {k.id!r} has a rationale that never says why it is right")
+    for d in distractors:
+        text = d.rationale
+        if not text or _is_placeholder(text):
+            continue
+        if _claims(text):
+            yield Finding(f"{d.pointer}/rationale", f"distractor {d.id!r} has a rationale that claims it is correct")
+
+
+@rule(
+    "K005", "distractor-right-when", "warning",
+    source="Team standard (the seed page does this for every distractor); rules.md 'Key agreement' 4",
+)
+def distractor_right_when(q: Question, ctx) -> Iterator[Finding]:
+    """Each distractor says when it WOULD be the right answer.
+
+    ## What it does
+    Checks that every distractor has a `right_when` field, or a rationale that says when the option
+    would be right ("would be the better choice when ...", "suits ...", "designed for ...").
+
+    ## Why it matters
+    Certification exams reuse the same options in other scenarios; knowing when a distractor is
+    right is what lets a learner answer the next question.
+
+    ## Example
+    ```yaml
+    - id: data-parallel
+      text: Data parallelism
+      correct: false
+      rationale: Each GPU still holds every weight, so memory does not shrink.
+    ```
+
+    ## Fix
+    ```yaml
+      right_when: The network fits on one GPU and the goal is faster training on more data.
+    ```
+    """
+    for d in q.distractors:
+        if d.right_when.strip():
+            continue
+        if d.rationale and RIGHT_WHEN.search(" ".join(tokens(d.rationale))):
+            continue
+        yield Finding(d.pointer, f"distractor {d.id!r} does not say when it would be the right answer (add right_when)")

@@ -1,0 +1,79 @@
+"""Which rules run, on which files, at which severity: select / ignore / per-file-ignores."""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from qlint.diagnostic import Severity
+from qlint.rules import RULES, Rule
+
+
+class SelectionError(ValueError):
+    """An unknown rule code, prefix or name in select/ignore."""
+
+
+def _expand(selector: str) -> set[str]:
+    sel = selector.strip()
+    if sel.upper() == "ALL":
+        return set(RULES.names())
+    codes = {c for c, r in RULES.items() if c.startswith(sel.upper()) or r.name == sel}
+    if not codes:
+        known = RULES.names() + [r.name for _c, r in RULES.items()]
+        close = difflib.get_close_matches(sel, known, n=1, cutoff=0.5) or difflib.get_close_matches(sel.upper(), known, n=1, cutoff=0.3)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise SelectionError(f"unknown rule {selector!r}{hint}")
+    return codes
+
+
+def expand_all(selectors: tuple[str, ...] | list[str]) -> set[str]:
+    out: set[str] = set()
+    for s in selectors:
+        out |= _expand(s)
+    return out
+
+
+@dataclass(frozen=True)
+class Selection:
+    enabled: frozenset[str]
+    per_file: tuple[tuple[str, frozenset[str]], ...]
+    severity: dict[str, Severity]
+    root: Path
+
+    @classmethod
+    def build(cls, select, extend_select, ignore, per_file_ignores, severity, root: Path) -> "Selection":
+        if select:
+            enabled = expand_all(select)
+        else:
+            enabled = {c for c, r in RULES.items() if r.default_enabled}
+        enabled |= expand_all(extend_select)
+        enabled -= expand_all(ignore)
+        enabled |= {c for c, r in RULES.items() if r.fatal}  # unreadable input is always reported
+        per_file = tuple((glob, frozenset(expand_all(codes))) for glob, codes in per_file_ignores.items())
+        sev = {}
+        for key, value in severity.items():
+            for code in _expand(key):
+                sev[code] = value
+        return cls(frozenset(enabled), per_file, sev, root)
+
+    def rules(self, scope: str) -> list[Rule]:
+        return [r for c, r in RULES.items() if r.scope == scope and c in self.enabled]
+
+    def allows(self, code: str, path: str) -> bool:
+        if code not in self.enabled:
+            return False
+        if self.per_file and not RULES.get(code).fatal:
+            try:
+                rel = os.path.relpath(os.path.abspath(path), self.root)
+            except ValueError:
+                rel = path
+            for glob, codes in self.per_file:
+                if code in codes and (fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(path, glob)):
+                    return False
+        return True
+
+    def severity_of(self, rule: Rule) -> Severity:
+        return self.severity.get(rule.code, rule.severity)

@@ -1,0 +1,34 @@
+"""Shared fixtures: the repository root, the sample bank, and the official schemas in ../shared."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BANK = REPO / "bank"
+
+
+def shared_dir() -> Path:
+    """`QLINT_SHARED` if set, else `../shared` beside the project root."""
+    return Path(os.environ.get("QLINT_SHARED", REPO.parent / "shared"))
+
+
+def require_shared(*parts: str) -> Path:
+    """A path under ../shared: a failure under CI=true when missing, a clear skip elsewhere."""
+    path = shared_dir().joinpath(*parts)
+    if not path.exists():
+        message = f"{path} is missing: set QLINT_SHARED to the folder holding seeds/ and schemas/"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture
+def in_repo(monkeypatch):
+    """Run with the repository as working directory, so its configuration and exams apply."""
+    monkeypatch.chdir(REPO)
+    return REPO
