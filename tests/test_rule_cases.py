@@ -27,7 +27,8 @@ def _load_cases():
 
 
 def run_rule(code: str, text: str, tmp_path: Path) -> list[str]:
-    settings = make_settings(load_config(REPO), select=[code])
+    # S001 always runs, so a case file with a schema mistake cannot pass silently
+    settings = make_settings(load_config(REPO), select=[code, "S001"])
     load_exams(settings)
     target = tmp_path / "case.yaml"
     target.write_text(text, encoding="utf-8")

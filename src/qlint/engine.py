@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from qlint.bank import Bank
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
@@ -61,6 +62,7 @@ class LintResult:
     diagnostics: list[Diagnostic]
     files: list[str]
     results: dict[str, FileResult] = field(default_factory=dict)
+    bank: Bank | None = None  # set when bank rules ran
 
     @property
     def fatal(self) -> bool:
@@ -179,6 +181,42 @@ def make_settings(config: Config, select=(), ignore=(), extend_select=()) -> Set
     return Settings(config, selection)
 
 
+def bank_context(settings: Settings, results: dict[str, FileResult]) -> tuple[Bank, dict[str, FileResult]]:
+    """Every question in the bank plus the given results: loaded once, reused for all bank rules."""
+    everything = dict(results)
+    folder = settings.config.bank_dir
+    if folder.is_dir():
+        for f in discover([str(folder)])[0]:
+            key = os.path.realpath(f)
+            if not any(os.path.realpath(p) == key for p in everything) and _kind(f, settings.config) == "question":
+                everything[f] = check_file(f, settings)
+    questions = [Question(p, r.data) for p, r in sorted(everything.items())
+                 if r.data is not None and r.kind == "question" and not any(d.code.startswith(("Y", "S001")) for d in r.diagnostics)]
+    return Bank(questions, settings.exams, set(results)), everything
+
+
+def run_bank_rules(settings: Settings, results: dict[str, FileResult]) -> tuple[list[Diagnostic], Bank | None]:
+    rules = settings.selection.rules("bank")
+    if not rules:
+        return [], None
+    bank, everything = bank_context(settings, results)
+    found: dict[str, list[tuple[Rule, Finding]]] = {}
+    for rule in rules:
+        ctx = RuleContext(rule, settings.config, settings.exams, bank)
+        try:
+            for f in rule.check(bank, ctx):  # type: ignore[misc]
+                if f.path in results:  # report on the files asked for; the rest is context
+                    found.setdefault(f.path, []).append((rule, f))
+        except Exception as exc:
+            first = next(iter(results), None)
+            if first:
+                found.setdefault(first, []).append((RULES.get("X001"), Finding("", f"bank rule {rule.code} failed: {type(exc).__name__}: {exc}")))
+    out = []
+    for path, items in found.items():
+        out += place(items, everything[path].text, display_path(path), settings)
+    return out, bank
+
+
 def lint(paths: list[str], settings: Settings) -> LintResult:
     files, missing = discover(paths)
     exam_diags = load_exams(settings)
@@ -195,4 +233,6 @@ def lint(paths: list[str], settings: Settings) -> LintResult:
         result = check_file(f, settings)
         results[f] = result
         diagnostics += result.diagnostics
-    return LintResult(sorted(diagnostics), files, results)
+    bank_diags, bank = run_bank_rules(settings, {p: r for p, r in results.items() if r.kind == "question"})
+    diagnostics += bank_diags
+    return LintResult(sorted(diagnostics), files, results, bank)

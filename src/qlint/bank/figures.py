@@ -1,0 +1,141 @@
+"""Bank figures: key-position balance, key runs, longest-key rate, blueprint coverage.
+
+Pure functions over questions, shared by the bank rules and the reports.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from qlint.model import Question
+from qlint.project.exams import Exam
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with integer `df`, in closed form (no SciPy)."""
+    if x <= 0:
+        return 1.0
+    half = x / 2.0
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for i in range(1, df // 2):
+            term *= half / i
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    total = math.erfc(math.sqrt(half))
+    term = math.sqrt(half) / math.gamma(1.5) * math.exp(-half)  # i = 1
+    for i in range(1, (df - 1) // 2 + 1):
+        if i > 1:
+            term *= half / (i - 0.5)
+        total += term
+    return min(1.0, total)
+
+
+def binom_sf(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    if k <= 0:
+        return 1.0
+    return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+
+
+@dataclass(frozen=True)
+class Balance:
+    """Key positions of single-answer questions with `k` options."""
+
+    k: int
+    counts: tuple[int, ...]  # keys at position 1..k
+    chi2: float
+    p_value: float
+    middle_share: float  # share of keys not at the first or last position
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts)
+
+
+def key_balance(questions: list[Question]) -> list[Balance]:
+    groups: dict[int, list[int]] = {}
+    for q in questions:
+        if q.type == "single" and len(q.keys) == 1:
+            groups.setdefault(len(q.options), []).append(q.keys[0].index)
+    out = []
+    for k, positions in sorted(groups.items()):
+        counts = Counter(positions)
+        n = len(positions)
+        observed = tuple(counts.get(i, 0) for i in range(k))
+        expected = n / k
+        chi2 = sum((o - expected) ** 2 / expected for o in observed) if n else 0.0
+        middle = sum(observed[1:-1]) / n if n and k > 2 else 0.0
+        out.append(Balance(k, observed, chi2, chi2_sf(chi2, k - 1), middle))
+    return out
+
+
+def longest_run(questions: list[Question]) -> tuple[int, int, int]:
+    """(run length, key position 0-based, index of the run's first question) in bank order."""
+    best = (0, -1, -1)
+    run, prev, start = 0, None, 0
+    for i, q in enumerate(questions):
+        pos = q.keys[0].index if q.type == "single" and len(q.keys) == 1 else None
+        if pos is not None and pos == prev:
+            run += 1
+        else:
+            run, start = (1, i) if pos is not None else (0, i)
+        prev = pos
+        if run > best[0]:
+            best = (run, pos if pos is not None else -1, start)
+    return best
+
+
+def key_is_longest(q: Question) -> bool:
+    if len(q.keys) != 1 or len(q.options) < 2:
+        return False
+    key_len = len(q.keys[0].text.strip())
+    return all(key_len > len(d.text.strip()) for d in q.distractors)
+
+
+@dataclass(frozen=True)
+class LongestKey:
+    n: int
+    longest: int
+    expected_rate: float
+    p_value: float
+
+    @property
+    def rate(self) -> float:
+        return self.longest / self.n if self.n else 0.0
+
+
+def longest_key_rate(questions: list[Question]) -> LongestKey:
+    singles = [q for q in questions if q.type == "single" and len(q.keys) == 1 and len(q.options) >= 2]
+    n = len(singles)
+    hits = sum(key_is_longest(q) for q in singles)
+    expected = sum(1 / len(q.options) for q in singles) / n if n else 0.0
+    return LongestKey(n, hits, expected, binom_sf(hits, n, expected) if n else 1.0)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    exam: str
+    domain: str
+    name: str
+    weight: float  # percent, from the blueprint
+    count: int
+    share: float  # percent of the exam's questions
+
+    @property
+    def gap(self) -> float:
+        return self.share - self.weight
+
+
+def blueprint_coverage(questions: list[Question], exams: dict[str, Exam]) -> list[Coverage]:
+    out = []
+    for code, exam in sorted(exams.items()):
+        mine = [q for q in questions if q.exam == code]
+        counts = Counter(q.domain for q in mine)
+        total = len(mine)
+        for d in exam.domains:
+            share = 100.0 * counts.get(d.id, 0) / total if total else 0.0
+            out.append(Coverage(code, d.id, d.name, d.weight, counts.get(d.id, 0), share))
+    return out

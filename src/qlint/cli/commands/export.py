@@ -1,0 +1,109 @@
+"""`qlint export`: write the bank (or a filtered part of it) in another format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from qlint.cli import EXIT_ERROR, EXIT_OK, command
+from qlint.diagnostic import Severity
+from qlint.engine import lint, make_settings
+from qlint.exporters import EXPORTERS, ExportJob
+from qlint.files import UnsafePathError
+from qlint.model import Question
+from qlint.project.config import ConfigError, load_config
+from qlint.reports import REPORTERS, ReportContext
+from qlint.selection import SelectionError
+
+DEFAULT_STATUS = ("published", "review")
+
+
+def _csv(value: str) -> list[str]:
+    return [v for v in (s.strip() for s in value.split(",")) if v]
+
+
+def select_questions(questions: list[Question], exams=(), domains=(), tags=(), statuses=DEFAULT_STATUS) -> list[Question]:
+    out = [
+        q for q in questions
+        if (not exams or q.exam in exams)
+        and (not domains or q.domain in domains)
+        and (not tags or set(tags) & set(q.data.get("tags") or []))
+        and q.data.get("status") in statuses
+    ]
+    return sorted(out, key=lambda q: (q.exam, q.domain, q.id))
+
+
+class _Progress:
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+@command("export", "Export questions to QTI, Canvas, Moodle, GIFT, Markdown, HTML or JSON.",
+         "Export questions (default: published and review) to another format. Refuses a bank with\n"
+         "lint errors unless --force is given. Output is deterministic: same bank, same bytes.")
+def configure(p: argparse.ArgumentParser):
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: the configured bank)")
+    p.add_argument("--format", "-f", required=True, metavar="NAME", help="target format (see --list)")
+    p.add_argument("--output", "-o", required=True, metavar="PATH", help="file or folder to write")
+    p.add_argument("--exam", type=_csv, default=[], metavar="CODES", help="only these exams")
+    p.add_argument("--domain", type=_csv, default=[], metavar="IDS", help="only these domains")
+    p.add_argument("--tag", type=_csv, default=[], metavar="TAGS", help="only questions with one of these tags")
+    p.add_argument("--status", type=_csv, default=list(DEFAULT_STATUS), metavar="STATUSES",
+                   help="only these statuses (default: published,review)")
+    p.add_argument("--no-zip", action="store_true", help="package formats: write a folder instead of a zip")
+    p.add_argument("--no-shuffle", action="store_true", help="ask players not to shuffle options")
+    p.add_argument("--force", action="store_true", help="export even when the questions have lint errors")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.format not in EXPORTERS:
+        print(f"qlint: error: unknown export format {args.format!r}; choose from: {', '.join(EXPORTERS.names())}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        config = load_config()
+        settings = make_settings(config)
+    except (ConfigError, SelectionError) as exc:
+        print(f"qlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    result = lint(args.paths or [str(config.bank_dir)], settings)
+    errors = [d for d in result.diagnostics if d.severity >= Severity.ERROR]
+    if result.fatal or (errors and not args.force):
+        sys.stderr.write(REPORTERS.get("text")(errors or result.diagnostics, ReportContext(len(result.files))))
+        why = "files cannot be read" if result.fatal else "the questions have lint errors (use --force to export anyway)"
+        print(f"qlint: error: not exporting: {why}", file=sys.stderr)
+        return EXIT_ERROR
+    loaded = [Question(p, r.data) for p, r in result.results.items()
+              if r.kind == "question" and r.data is not None and not any(d.code == "S001" for d in r.diagnostics)]
+    questions = select_questions(loaded, args.exam, args.domain, args.tag, tuple(args.status))
+    if not questions:
+        print("qlint: error: no questions match the filters", file=sys.stderr)
+        return EXIT_ERROR
+    exp = EXPORTERS.get(args.format)
+    job = ExportJob(
+        questions=questions,
+        exams=settings.exams,
+        output=Path(args.output),
+        zip=not args.no_zip,
+        shuffle=not args.no_shuffle,
+        bank_root=config.bank_dir,
+        progress=_Progress(sys.stderr) if sys.stderr.isatty() and len(questions) >= 200 else None,
+    )
+    try:
+        out = exp.write(job)
+    except (UnsafePathError, FileNotFoundError, ValueError) as exc:
+        print(f"qlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for w in out.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    print(f"Exported {len(questions)} question{'s' if len(questions) != 1 else ''} as {args.format} to {args.output}")
+    return EXIT_OK

@@ -1,0 +1,55 @@
+"""Exporters: one module per target, registered by name; all read the same ExportJob.
+
+An exporter writes deterministic output (same bank, same bytes: no timestamps, stable order)
+and returns the files it wrote plus warnings about anything the target cannot carry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from qlint.model import Question
+from qlint.project.exams import Exam
+from qlint.registry import Registry
+
+
+@dataclass(frozen=True)
+class ExportJob:
+    questions: list[Question]  # filtered, schema-valid, sorted by (exam, domain, id)
+    exams: dict[str, Exam]
+    output: Path
+    zip: bool = True  # package targets: a .zip, or a folder with --no-zip
+    shuffle: bool = True  # QTI/Canvas/Moodle: let the player shuffle options (per-question `shuffle: false` wins)
+    bank_root: Path | None = None  # media paths must stay inside it
+    progress: Callable[[int, int], None] | None = None  # (done, total), for a terminal progress bar
+
+    def tick(self, done: int) -> None:
+        if self.progress:
+            self.progress(done, len(self.questions))
+
+
+@dataclass
+class ExportResult:
+    written: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # "path:line:col: message" for what the target drops
+
+
+@dataclass(frozen=True)
+class Exporter:
+    name: str
+    description: str
+    write: Callable[[ExportJob], ExportResult]
+    packaged: bool = False  # True: honours --no-zip
+
+
+EXPORTERS: Registry[Exporter] = Registry("export format", "qlint.exporters")
+
+
+def exporter(name: str, description: str, packaged: bool = False):
+    def deco(fn: Callable[[ExportJob], ExportResult]) -> Callable[[ExportJob], ExportResult]:
+        EXPORTERS.add(name, Exporter(name, description, fn, packaged))
+        return fn
+
+    return deco
