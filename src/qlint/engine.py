@@ -81,6 +81,9 @@ def _kind(path: str, config: Config) -> str:
 
 def load_document(path: str, config: Config) -> tuple[str, dict[str, Any]]:
     """(text, data) of one file, or LoadError."""
+    if os.path.islink(path) and not is_within(path, config.root.resolve()):
+        # Linting a link to /etc/passwd would echo its content in messages: refuse it.
+        raise LoadError("Y010", "symbolic link leads outside the project; qlint does not follow it")
     text = decode(read_bytes(path, config.limits))
     try:
         data = load_fast(text, config.limits)

@@ -106,9 +106,14 @@ def _mark(ev: Any) -> tuple[int, int]:
 
 def load_fast(text: str, limits: Limits) -> Any:
     """Parse one YAML document into plain data. Raises LoadError or FastPathError."""
-    parser = _Parser(text)
+    parser = None
     try:
+        parser = _Parser(text)
         return _build(parser, limits)
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise LoadError("Y003", f"character U+{exc.character:04X} is not allowed in a YAML file; delete it", line, col) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -116,7 +121,8 @@ def load_fast(text: str, limits: Limits) -> Any:
     except yaml.YAMLError as exc:
         raise FastPathError(str(exc), 1, 1) from None
     finally:
-        parser.dispose()
+        if parser is not None:
+            parser.dispose()
 
 
 def _build(parser: Any, limits: Limits) -> Any:

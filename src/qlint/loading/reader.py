@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 
 from qlint.loading.errors import LoadError
 from qlint.loading.limits import Limits
@@ -10,9 +11,12 @@ from qlint.loading.limits import Limits
 
 def read_bytes(path: str, limits: Limits) -> bytes:
     try:
-        if os.path.isdir(path):
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
             raise LoadError("Y010", "is a directory, not a question file")
-        size = os.path.getsize(path)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
+            raise LoadError("Y010", "is not a regular file (a pipe, socket or device)")
+        size = info.st_size
         if size > limits.max_file_bytes:
             raise LoadError("Y009", f"file is {size:,} bytes; the limit is {limits.max_file_bytes:,} (max-file-bytes)")
         with open(path, "rb") as fh:

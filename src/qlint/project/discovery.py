@@ -15,10 +15,12 @@ def discover(paths: list[str]) -> tuple[list[str], list[str]]:
     missing: list[str] = []
     seen: set[str] = set()
     for p in paths:
-        if os.path.isdir(p):
+        if os.path.isdir(p) and not p.rstrip("/").endswith(YAML_SUFFIXES):
             found = []
             for folder, dirs, names in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                # A folder named like a question file is reported (as unreadable), not entered.
+                found += [os.path.join(folder, d) for d in dirs if d.endswith(YAML_SUFFIXES)]
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not d.endswith(YAML_SUFFIXES))
                 found += [os.path.join(folder, n) for n in names if n.endswith(YAML_SUFFIXES) and not n.startswith(".")]
             new = sorted(found)
         elif os.path.lexists(p):
