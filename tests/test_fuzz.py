@@ -92,3 +92,11 @@ def questions(draw):
 def test_schema_valid_questions_never_crash_a_rule(tmp_path, q):
     result = _check(tmp_path, yaml.safe_dump(q, allow_unicode=True).encode("utf-8"))
     assert not any(d.code.startswith("Y") for d in result.diagnostics)
+
+
+@BUDGET
+@given(st.one_of(questions(), st.dictionaries(st.sampled_from(["id", "exam", "type", "choose", "stem", "options", "format", "status"]), structures, max_size=8)))
+def test_quick_validator_agrees_with_jsonschema(q):
+    from qlint.loading.schema import quick_check, validator
+
+    assert quick_check("question")(q) == validator("question").is_valid(q)

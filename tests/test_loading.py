@@ -124,3 +124,10 @@ def test_locator_finds_values_keys_items_and_block_ends():
     assert (loc.locate("/c/d").line, loc.locate("/c/d").col) == (7, 8)
     assert (loc.locate("/c/d", at_key=True).col) == 5
     assert loc.locate("/missing").line == 1  # a missing key stops at its parent
+
+
+def test_fast_path_uses_libyaml():
+    # PyYAML's wheels ship libyaml; silently falling back to the pure parser costs ~10x.
+    from qlint.loading import fast
+
+    assert fast.ACCELERATED

@@ -31,9 +31,14 @@ def plain(text: str) -> str:
     return _MARKUP.sub(" ", text or "")
 
 
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(t.lower().replace("’", "'").strip("-'") for t in _WORD.findall(plain(text)))
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-case word tokens, apostrophes normalised."""
-    return [t.lower().replace("’", "'").strip("-'") for t in _WORD.findall(plain(text))]
+    """Lower-case word tokens, apostrophes normalised. Cached: rules tokenise the same texts often."""
+    return list(_tokens(text or ""))
 
 
 @lru_cache(maxsize=65536)
@@ -46,9 +51,14 @@ def stem(word: str) -> str:
     return w
 
 
+@lru_cache(maxsize=4096)
+def _content_words(text: str, min_len: int) -> frozenset[str]:
+    return frozenset(stem(t) for t in _tokens(text) if len(t) >= min_len and t not in STOPWORDS)
+
+
 def content_words(text: str, min_len: int = 3) -> set[str]:
     """Stemmed words that carry meaning: not stopwords, at least `min_len` characters."""
-    return {stem(t) for t in tokens(text) if len(t) >= min_len and t not in STOPWORDS}
+    return set(_content_words(text or "", min_len))
 
 
 def normalise(text: str) -> str:

@@ -41,7 +41,9 @@ def yaml_error(text: str) -> tuple[str, int, int] | None:
         if exc.context:
             message = f"{message} ({exc.context})"
         return message, (mark.line + 1 if mark else 1), (mark.column + 1 if mark else 1)
-    except (YAMLError, RecursionError, ValueError) as exc:
+    except RecursionError:
+        return "nesting too deep to parse (max-depth)", 1, 1
+    except (YAMLError, ValueError) as exc:
         return str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1, 1
     return None
 
