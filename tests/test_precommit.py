@@ -99,3 +99,15 @@ def test_wheel_ships_the_schemas(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for schema in sorted(p.name for p in (REPO / "schema").glob("*.json")):
         assert f"qlint/schemas/{schema}" in names, f"{schema} missing from the wheel"
+
+
+def test_the_projects_own_hook_passes_on_the_sample_bank():
+    """What `pre-commit run qlint-bank` runs here (a `language: unsupported` hook runs its entry as is)."""
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    (hook,) = [h for repo in config["repos"] for h in repo["hooks"] if h["id"] == "qlint-bank"]
+    argv = hook["entry"].split()
+    assert (REPO / argv[0]).exists(), f"{argv[0]} is missing: run `make test`, which creates the .venv"
+    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("All checks passed"), proc.stdout + proc.stderr
+    assert re.compile(hook["files"]).search("bank/mla-c01/model-development/x.yaml")
+    assert re.compile(hook["files"]).search("src/qlint/rules/core.py") and hook["pass_filenames"] is False

@@ -141,8 +141,9 @@ def test_output_file_replaces_an_existing_report(capsys, tmp_path, monkeypatch):
 def test_unwritable_output_file_exits_2_with_a_message(capsys, tmp_path, monkeypatch):
     make_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    code, _, err = run(capsys, "check", "--output-format", "json", "--output-file", str(tmp_path / "bank"))
+    code, out, err = run(capsys, "check", "--output-format", "json", "--output-file", str(tmp_path / "bank"))
     assert code == 2 and "cannot write the report to" in err and "Traceback" not in err
+    assert out.startswith("All checks passed")  # the terminal report is not lost
 
 
 @pytest.mark.parametrize("where", ["flag", "config"])

@@ -83,7 +83,8 @@ def document(diagnostics: list[Diagnostic], ctx: ReportContext) -> dict[str, Any
         "results": [_result(d, index[d.code], fp, ctx) for d, fp in zip(diagnostics, fingerprints(diagnostics, ctx))],
     }
     if ctx.root:
-        run["originalUriBaseIds"] = {SRCROOT: {"uri": PurePath(ctx.root).as_uri().rstrip("/") + "/"}}
+        root_uri = PurePath(ctx.root).as_uri()
+        run["originalUriBaseIds"] = {SRCROOT: {"uri": root_uri if root_uri.endswith("/") else root_uri + "/"}}
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 

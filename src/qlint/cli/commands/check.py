@@ -90,12 +90,6 @@ def run(args: argparse.Namespace) -> int:
     shared = run_context(result, settings, code, os.environ)
     if any(needs_figures(f) for f in (terminal_fmt, file_fmt) if f):
         shared["extra"] = bank_figures(result, settings)
-    if file_fmt:
-        try:
-            write_report(args.output_file, REPORTERS.get(file_fmt)(result.diagnostics, ReportContext(**shared)))
-        except OSError as exc:
-            print(f"qlint: error: cannot write the report to {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
-            return EXIT_ERROR
     sources = {}
     if args.show_source:
         sources = {r.diagnostics[0].path: r.text for r in result.results.values() if r.diagnostics and r.text}
@@ -108,4 +102,10 @@ def run(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(REPORTERS.get(terminal_fmt)(result.diagnostics, ctx))
     sys.stdout.flush()
+    if file_fmt:  # after the terminal report, so a failed write still leaves the findings on screen
+        try:
+            write_report(args.output_file, REPORTERS.get(file_fmt)(result.diagnostics, ReportContext(**shared)))
+        except OSError as exc:
+            print(f"qlint: error: cannot write the report to {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_ERROR
     return code
