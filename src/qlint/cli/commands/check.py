@@ -62,9 +62,8 @@ def choose_formats(given: str, output_file: str | None, environ: Mapping[str, st
     goes to the file when there is one, and the terminal keeps text; with none named, GitHub Actions
     gets annotations on the terminal."""
     terminal_default = "github" if environ.get("GITHUB_ACTIONS") == "true" else "text"
-    for name in filter(None, [given]):
-        if name not in REPORTERS:
-            raise ValueError(f"unknown output format {name!r}; choose from: {', '.join(REPORTERS.names())}")
+    if given and given not in REPORTERS:
+        raise ValueError(f"unknown output format {given!r}; choose from: {', '.join(REPORTERS.names())}")
     if output_file:
         return (terminal_default if not given else "text"), (given or "text")
     return (given or terminal_default), None
