@@ -33,15 +33,20 @@ def _source_lines(d: Diagnostic, text: str) -> list[str]:
     return out
 
 
+def one_line(message: str) -> str:
+    """Line breaks in a message shown as `\\n`, so each finding stays one `path:line:col:` line."""
+    return message.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\r")
+
+
 @reporter("text")
 def text_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     lines = []
     for d in diagnostics:
         loc = f"{d.path}:{d.line}:{d.col}:"
         if ctx.color:
-            lines.append(f"{_BOLD}{loc}{_RESET} {_COLORS[d.severity]}{d.code}{_RESET} {d.message} {_DIM}({d.name}){_RESET}")
+            lines.append(f"{_BOLD}{loc}{_RESET} {_COLORS[d.severity]}{d.code}{_RESET} {one_line(d.message)} {_DIM}({d.name}){_RESET}")
         else:
-            lines.append(f"{loc} {d.code} {d.message} ({d.name})")
+            lines.append(f"{loc} {d.code} {one_line(d.message)} ({d.name})")
         if ctx.show_source and d.path in ctx.sources:
             lines += _source_lines(d, ctx.sources[d.path])
     if ctx.statistics and diagnostics:

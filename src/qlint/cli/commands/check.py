@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
+from typing import Mapping
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
 from qlint.engine import LintResult, lint, make_settings
+from qlint.files import atomic_write
 from qlint.project.config import ConfigError, load_config
-from qlint.reports import REPORTERS, ReportContext
+from qlint.reports import REPORTERS, ReportContext, needs_figures
+from qlint.reports._context import bank_figures, run_context
 from qlint.selection import SelectionError
 
 
@@ -43,36 +47,64 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--fail-on", choices=["error", "warning", "info"], default="warning",
                    help="lowest severity that makes the exit code 1 (default: warning)")
     p.add_argument("--output-format", metavar="NAME", default=None,
-                   help="report format (default: text)")
+                   help=f"report format: {', '.join(REPORTERS.names())} (default: the config's output-format, "
+                        "else github when GITHUB_ACTIONS=true, else text)")
+    p.add_argument("--output-file", metavar="PATH", default=None,
+                   help="write the report to PATH (replaced atomically); the terminal keeps the text output")
     p.add_argument("--show-source", action="store_true", help="print the offending YAML lines under each finding")
     p.add_argument("--statistics", action="store_true", help="print counts per rule")
     p.add_argument("--no-color", action="store_true", help="never colour the output")
     return run
 
 
+def choose_formats(given: str, output_file: str | None, environ: Mapping[str, str]) -> tuple[str, str | None]:
+    """(terminal format, file format or None). A format named on the command line or in the config
+    goes to the file when there is one, and the terminal keeps text; with none named, GitHub Actions
+    gets annotations on the terminal."""
+    terminal_default = "github" if environ.get("GITHUB_ACTIONS") == "true" else "text"
+    if given and given not in REPORTERS:
+        raise ValueError(f"unknown output format {given!r}; choose from: {', '.join(REPORTERS.names())}")
+    if output_file:
+        return (terminal_default if not given else "text"), (given or "text")
+    return (given or terminal_default), None
+
+
+def write_report(path: str, report: str) -> None:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, report.encode("utf-8", "backslashreplace"))
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
         settings = make_settings(config, args.select, args.ignore, args.extend_select)
-    except (ConfigError, SelectionError) as exc:
+        terminal_fmt, file_fmt = choose_formats(args.output_format or config.output_format, args.output_file, os.environ)
+    except (ConfigError, SelectionError, ValueError) as exc:
         print(f"qlint: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    fmt = args.output_format or config.output_format or "text"
-    if fmt not in REPORTERS:
-        print(f"qlint: error: unknown output format {fmt!r}; choose from: {', '.join(REPORTERS.names())}", file=sys.stderr)
         return EXIT_ERROR
     paths = args.paths or [str(config.bank_dir)]
     result = lint(paths, settings)
+    code = exit_code(result, Severity.parse(args.fail_on))
+    shared = run_context(result, settings, code, os.environ)
+    if any(needs_figures(f) for f in (terminal_fmt, file_fmt) if f):
+        shared["extra"] = bank_figures(result, settings)
     sources = {}
     if args.show_source:
         sources = {r.diagnostics[0].path: r.text for r in result.results.values() if r.diagnostics and r.text}
     ctx = ReportContext(
-        files_checked=len(result.files),
-        color=use_color(sys.stdout) and not args.no_color and fmt == "text",
+        **shared,
+        color=use_color(sys.stdout) and not args.no_color and terminal_fmt == "text",
         show_source=args.show_source,
         sources=sources,
         statistics=args.statistics,
     )
-    sys.stdout.write(REPORTERS.get(fmt)(result.diagnostics, ctx))
+    sys.stdout.write(REPORTERS.get(terminal_fmt)(result.diagnostics, ctx))
     sys.stdout.flush()
-    return exit_code(result, Severity.parse(args.fail_on))
+    if file_fmt:  # after the terminal report, so a failed write still leaves the findings on screen
+        try:
+            write_report(args.output_file, REPORTERS.get(file_fmt)(result.diagnostics, ReportContext(**shared)))
+        except OSError as exc:
+            print(f"qlint: error: cannot write the report to {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_ERROR
+    return code

@@ -1,0 +1,86 @@
+"""`markdown`: a summary for a pull-request comment or $GITHUB_STEP_SUMMARY.
+
+Counts by severity and rule, a table of findings linking `path#Lline`, and the bank's key-balance
+and blueprint-coverage figures (given in `ctx.extra` by the check command).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from qlint.bank.figures import Balance, Coverage
+from qlint.diagnostic import Diagnostic
+from qlint.reports import ReportContext, reporter
+from qlint.reports._common import plural, report_path, rule_counts, severity_counts
+from qlint.reports.text import summary
+
+MAX_ROWS = 200  # a PR comment holds 65,536 characters; the counts above still cover everything
+# Characters that start Markdown or HTML constructs inside a table cell; a backslash makes each literal.
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+
+
+def escape(text: str) -> str:
+    """Text shown literally in a table cell: Markdown/HTML punctuation escaped, line breaks as <br>."""
+    return _NEWLINES.sub("<br>", _SPECIAL.sub(r"\\\1", text))
+
+
+def _table(header: list[str], align: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"] + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def _link(d: Diagnostic, ctx: ReportContext) -> str:
+    path = report_path(d.path, ctx)
+    if path.startswith("/"):  # outside the repository: nothing a reviewer could open
+        return f"{escape(path)}:{d.line}"
+    return f"[{escape(path)}:{d.line}]({ctx.link_base}{quote(path, safe='/')}#L{d.line})"
+
+
+def _findings(diagnostics: list[Diagnostic], ctx: ReportContext) -> list[str]:
+    rows = [[str(d.severity), _link(d, ctx), f"`{d.code}` {d.name}", escape(d.message)] for d in diagnostics[:MAX_ROWS]]
+    out = ["### Findings", ""] + _table(["severity", "where", "rule", "message"], ["---"] * 4, rows)
+    if len(diagnostics) > MAX_ROWS:
+        out += ["", f"… and {len(diagnostics) - MAX_ROWS} more: run `qlint check` for the full list."]
+    return out
+
+
+def _counts(diagnostics: list[Diagnostic]) -> list[str]:
+    by_severity = [[str(s), str(n)] for s, n in severity_counts(diagnostics).items()]
+    by_rule = [[f"`{code}`", name, str(n)] for code, name, n in rule_counts(diagnostics)]
+    return (["### By severity", ""] + _table(["severity", "count"], ["---", "--:"], by_severity)
+            + ["", "### By rule", ""] + _table(["rule", "name", "count"], ["---", "---", "--:"], by_rule))
+
+
+def _balance(groups: list[Balance]) -> list[str]:
+    out = ["### Key balance", "",
+           "Where the key sits in single-answer questions; a low p-value means the positions are uneven.", ""]
+    if not groups:
+        return out + ["No single-answer questions."]
+    rows = [[str(b.k), str(b.n), " · ".join(f"{chr(65 + i)} {c}" for i, c in enumerate(b.counts)),
+             f"{b.chi2:.2f}", f"{b.p_value:.3f}"] for b in groups]
+    return out + _table(["options", "questions", "keys by position", "χ²", "p"], ["--:", "--:", "---", "--:", "--:"], rows)
+
+
+def _coverage(items: list[Coverage]) -> list[str]:
+    out = ["### Blueprint coverage", "", "Questions per exam domain against the blueprint's weight.", ""]
+    if not items:
+        return out + ["No exam definitions."]
+    rows = [[escape(c.exam), f"{escape(c.name)} ({escape(c.domain)})",
+             f"{c.weight:g}%", str(c.count), f"{c.share:.1f}%", f"{c.gap:+.1f} pts"] for c in items]
+    return out + _table(["exam", "domain", "weight", "questions", "share", "gap"],
+                        ["---", "---", "--:", "--:", "--:", "--:"], rows)
+
+
+@reporter("markdown", figures=True)
+def markdown_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
+    lines = ["## qlint", "", escape(summary(diagnostics, ctx.files_checked))]
+    if diagnostics:
+        files = len({d.path for d in diagnostics})
+        lines[2] = f"**{plural(len(diagnostics), 'problem')}** in {plural(files, 'file')} of {ctx.files_checked} checked."
+        lines += [""] + _counts(diagnostics) + [""] + _findings(diagnostics, ctx)
+    if "key_balance" in ctx.extra:
+        lines += [""] + _balance(ctx.extra["key_balance"])
+    if "coverage" in ctx.extra:
+        lines += [""] + _coverage(ctx.extra["coverage"])
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,113 @@
+"""The pre-commit hook as other repositories use it, run through the real pre-commit.
+
+`pre-commit try-repo` clones this repository (with its uncommitted changes to tracked files; new
+files must be `git add`ed first), builds a virtualenv and pip-installs qlint from the clone, as
+a consumer's pre-commit would: so these tests also prove a non-editable install finds its schemas.
+They need PyPI (for qlint's dependencies) and take 10-60 s.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+import yaml
+
+from conftest import BANK, REPO
+
+PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+GOOD = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
+QUESTIONS = "bank/mla-c01/model-development"
+
+
+def pre_commit(*args, cwd, home, timeout=600) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "NO_COLOR": "1"}
+    env.pop("GITHUB_ACTIONS", None)  # the hook's output format must not depend on where the tests run
+    return subprocess.run(PRE_COMMIT + list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_manifest_and_config_validate(tmp_path):
+    for command, path in (("validate-manifest", ".pre-commit-hooks.yaml"), ("validate-config", ".pre-commit-config.yaml")):
+        proc = pre_commit(command, path, cwd=REPO, home=tmp_path)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_hook_settings():
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    hook = hooks["qlint"]
+    assert hook["entry"] == "qlint check" and hook["language"] == "python"
+    assert hook["require_serial"] is True and hook.get("pass_filenames", True) is True
+    files = re.compile(hook["files"])
+    assert files.search("bank/mla-c01/x/q.yaml") and files.search("bank/exams/mla-c01.yml")
+    assert not files.search("notes/q.yaml") and not files.search("bank/README.md")
+
+
+@pytest.fixture(scope="module")
+def consumer(tmp_path_factory):
+    """A bank repository with a good question, a bad one, and a bad YAML file outside bank/."""
+    root = tmp_path_factory.mktemp("consumer")
+    folder = root / QUESTIONS
+    folder.mkdir(parents=True)
+    (root / "bank" / "exams").mkdir()
+    (root / "notes").mkdir()
+    shutil.copy(BANK / "exams" / "mla-c01.yaml", root / "bank" / "exams")
+    shutil.copy(GOOD, folder / "good.yaml")
+    bad = GOOD.read_text(encoding="utf-8").replace("id: mla-c01-dev-layer-split-gpus", "id: mla-c01-dev-bad")
+    bad = bad.replace("text: Data parallelism\n    correct: false", "text: Data parallelism\n    correct: true")
+    (folder / "bad.yaml").write_text(bad, encoding="utf-8")
+    (root / "notes" / "other.yaml").write_text(bad, encoding="utf-8")  # would fail if the hook looked at it
+    for args in (["init", "-q"], ["add", "-A"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    return root, tmp_path_factory.mktemp("pre-commit-home")
+
+
+def test_try_repo_fails_the_bad_file_and_skips_files_outside_the_bank(consumer):
+    root, home = consumer
+    proc = pre_commit("try-repo", str(REPO), "qlint", "--files",
+                      f"{QUESTIONS}/good.yaml", f"{QUESTIONS}/bad.yaml", "notes/other.yaml", cwd=root, home=home)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert re.search(r"^qlint\.+Failed$", out, re.M), out
+    assert re.search(rf"^{QUESTIONS}/bad\.yaml:\d+:\d+: K002 .+ \(key-count\)$", out, re.M), out
+    assert "good.yaml:" not in out and "other.yaml" not in out
+    assert re.search(r"^Found \d+ problems \(\d+ errors\) in 1 of 2 files\.$", out, re.M), out  # notes/ skipped
+
+
+def test_try_repo_passes_the_good_file(consumer):
+    root, home = consumer
+    proc = pre_commit("try-repo", str(REPO), "qlint", "--files", f"{QUESTIONS}/good.yaml", "notes/other.yaml",
+                      cwd=root, home=home)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert re.search(r"^qlint\.+Passed$", out, re.M), out
+
+
+def test_wheel_ships_the_schemas(tmp_path):
+    """src/qlint/schemas is a symlink to schema/: the built wheel must hold the files themselves."""
+    source = tmp_path / "src"
+    shutil.copytree(REPO, source, symlinks=True,
+                    ignore=shutil.ignore_patterns(".venv", ".git", "*.egg-info", "build", "dist", "__pycache__", ".*cache"))
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(source)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    (wheel,) = (tmp_path / "dist").glob("qlint-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for schema in sorted(p.name for p in (REPO / "schema").glob("*.json")):
+        assert f"qlint/schemas/{schema}" in names, f"{schema} missing from the wheel"
+
+
+def test_the_projects_own_hook_passes_on_the_sample_bank():
+    """What `pre-commit run qlint-bank` runs here (a `language: unsupported` hook runs its entry as is)."""
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    (hook,) = [h for repo in config["repos"] for h in repo["hooks"] if h["id"] == "qlint-bank"]
+    argv = hook["entry"].split()
+    assert (REPO / argv[0]).exists(), f"{argv[0]} is missing: run `make test`, which creates the .venv"
+    proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("All checks passed"), proc.stdout + proc.stderr
+    assert re.compile(hook["files"]).search("bank/mla-c01/model-development/x.yaml")
+    assert re.compile(hook["files"]).search("src/qlint/rules/core.py") and hook["pass_filenames"] is False
