@@ -285,11 +285,15 @@ def _unnegated(toks: list[str]) -> tuple[list[str], int]:
     for t in toks:
         if t in _NEG:
             negs += 1
+            if out and out[-1] in ("do", "does", "did"):
+                out.pop()  # "do not encrypt" opposes "encrypt"
         elif t == "cannot":
             out.append("can")
             negs += 1
         elif t.endswith("n't"):
-            out.append({"won't": "will", "can't": "can"}.get(t, t[:-3]))
+            base = {"won't": "will", "can't": "can"}.get(t, t[:-3])
+            if base not in ("do", "does", "did"):
+                out.append(base)
             negs += 1
         else:
             out.append(t)
