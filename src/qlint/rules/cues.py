@@ -229,7 +229,7 @@ def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
                 yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} {why} at the end of the stem: a grammatical cue")
 
 
-_COMPONENT_SPLIT = re.compile(r"\s*(?:,|;|\+|\band\b|&)\s*")
+_COMPONENT_SPLIT = re.compile(r"\s*(?:,|\+|\band\b|&)\s*")
 
 
 def components(text: str) -> list[tuple[str, ...]]:
@@ -243,7 +243,7 @@ def convergence(q: Question, ctx) -> Iterator[Finding]:
     """The key is assembled from the components that recur most across the options.
 
     ## What it does
-    Splits each option into components on commas, semicolons, "and", "&" and "+". Reports a key
+    Splits each option into components on commas, "and", "&" and "+". Reports a key
     with two or more components each of which appears in at least `share` (half) of the
     distractors, when those distractors are combinations too.
 

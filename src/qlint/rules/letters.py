@@ -14,22 +14,22 @@ from qlint.text import content_words
 _LETTER_SOURCE = "rules.md 'Key agreement' 5 (13 of 305 items in a real dataset had letters filed under the wrong paragraph)"
 
 
-def _fields(q: Question) -> Iterator[tuple[str, str]]:
-    """(pointer, text) of every prose field that may refer to options."""
-    yield "/explanation", q.explanation
+def _fields(q: Question) -> Iterator[tuple[str, str, int | None]]:
+    """(pointer, text, owning option index or None) of every prose field that may refer to options."""
+    yield "/explanation", q.explanation, None
     if q.trap:
-        yield "/trap", q.trap
+        yield "/trap", q.trap, None
     for o in q.options:
         for name in ("rationale", "right_when", "why_chosen"):
             value = o.raw.get(name)
             if isinstance(value, str):
-                yield f"{o.pointer}/{name}", value
+                yield f"{o.pointer}/{name}", value, o.index
 
 
-def _refs(q: Question) -> Iterator[tuple[str, LetterRef]]:
-    for pointer, text in _fields(q):
+def _refs(q: Question) -> Iterator[tuple[str, LetterRef, int | None]]:
+    for pointer, text, owner in _fields(q):
         for ref in letter_refs(text):
-            yield pointer, ref
+            yield pointer, ref, owner
 
 
 def _quote(ref: LetterRef) -> str:
@@ -58,7 +58,7 @@ def letter_reference(q: Question, ctx) -> Iterator[Finding]:
     Name the option by its content: "Model parallelism is correct because ...".
     """
     seen: set[str] = set()
-    for pointer, ref in _refs(q):
+    for pointer, ref, _owner in _refs(q):
         if pointer not in seen:
             seen.add(pointer)
             yield Finding(pointer, f"refers to option {_quote(ref)} by letter; letters change when options are shuffled: "
@@ -85,7 +85,7 @@ def letter_out_of_range(q: Question, ctx) -> Iterator[Finding]:
     Name the option by its content, and check the explanation still fits the current options.
     """
     n = len(q.options)
-    for pointer, ref in _refs(q):
+    for pointer, ref, _owner in _refs(q):
         bad = [x for x in ref.letters if LETTERS.index(x) >= n]
         if bad:
             yield Finding(pointer, f"refers to option {bad[0]} but the question has only {n} options (A-{LETTERS[n - 1]})")
@@ -99,7 +99,8 @@ def letter_mismatch(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     For each reference to a single letter in range, compares the content words of its sentence
-    with each option's text. Reports when another option shares at least `margin` more words
+    with each option's text (in an option's own rationale, that option is left out: it is the
+    subject, the letter is a contrast). Reports when another option shares at least `margin` more words
     than the referenced one: the paragraph was written for an option that has since moved.
 
     ## Why it matters
@@ -118,12 +119,13 @@ def letter_mismatch(q: Question, ctx) -> Iterator[Finding]:
     margin = int(ctx.option("margin"))
     n = len(q.options)
     option_words = [content_words(o.text) for o in q.options]
-    for pointer, ref in _refs(q):
+    for pointer, ref, owner in _refs(q):
         if len(ref.letters) != 1 or LETTERS.index(ref.letters[0]) >= n:
             continue
         idx = LETTERS.index(ref.letters[0])
         sentence = content_words(ref.sentence)
-        scores = [len(sentence & w) for w in option_words]
+        # an option's own rationale describes that option while it contrasts another ("unlike (B)")
+        scores = [0 if i == owner else len(sentence & w) for i, w in enumerate(option_words)]
         best = max(range(n), key=lambda i: scores[i])
         if best != idx and scores[best] >= 1 and scores[best] >= scores[idx] + margin:
             yield Finding(pointer, f"option {ref.letters[0]} is {q.options[idx].text.strip()!r}, but the sentence describes "

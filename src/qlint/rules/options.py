@@ -30,10 +30,10 @@ _NUMBERED_STEM = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
 
 
 def combo_parts(text: str) -> list[str] | None:
-    """["A", "C"] for an option like "A and C" / "1, 2 and 3 only" / "I and III"; None otherwise."""
+    """["A", "C"] for an option like "A and C" / "1, 2 and 3 only" / "I and III" / "2 only"; None otherwise."""
     core = _COMBO_TRIM.sub("", plain(text).strip())
     parts = [p for p in _COMBO_SPLIT.split(core) if p]
-    if len(parts) < 2:
+    if len(parts) < 2 and not (parts and re.search(r"\bonly\b", text, re.I)):
         return None
     if all(len(p) == 1 and p in LETTERS for p in parts) or all(p.isdigit() for p in parts) or all(p in _ROMAN for p in parts):
         return parts
@@ -228,8 +228,8 @@ def mixed_units(q: Question, ctx) -> Iterator[Finding]:
     odd = [(o, n) for o, n in found if n.unit != common]
     if odd:
         o = odd[0][0]
-        yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} uses a different unit from the other options"
-                                           f"{f' ({common})' if common else ''}: use one unit")
+        example = next(x for x, n in found if n.unit == common)
+        yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} uses a different unit from {_text(example)!r}: use one unit")
         return
     for i, (a, na) in enumerate(found):
         for b, nb in found[i + 1:]:
@@ -371,7 +371,7 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Looks for the `terms` lexicon as whole words in each option's text, ignoring idioms such as
-    "not only", "only if", "read-only". Reports each distractor that uses one when no key does:
+    "not only", "only if", "read-only" and frequencies ("every 90 days"). Reports each distractor that uses one when no key does:
     then the absolute word marks the wrong answers.
 
     ## Why it matters
@@ -390,7 +390,9 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
     if any(term_hits(k.text, terms, idioms) for k in q.keys):
         return
     for d in q.distractors:
-        hits = term_hits(d.text, terms, idioms)
+        if is_special(d, q.options):
+            continue  # "None of these", "1 only": O001/O003's findings
+        hits = term_hits(re.sub(r"\bevery\s+(?=\d)", " ", d.text, flags=re.I), terms, idioms)
         if hits:
             yield Finding(f"{d.pointer}/text", f"distractor {_text(d)!r} uses the absolute term {hits[0]!r} and no key does: "
                                                "it cues the wrong answer")
@@ -492,14 +494,20 @@ def option_kinds(text: str, kinds: dict[str, list[str]]) -> set[str]:
     return {k for k, markers in kinds.items() if any(_phrase_in(_stems(m), toks) for m in [k, *markers])}
 
 
+_AUXILIARIES = frozenset("can could should would will is are was were does do did must might may has have".split())
+
+
 def asked_kind(lead: str, kinds: dict[str, list[str]]) -> str | None:
     """The first kind named after the lead-in's wh-word ("Which distributed training strategy ...")."""
     toks = _stems(lead)
     names = {stem(k.lower()): k for k in kinds}
-    start = next((i for i, t in enumerate(tokens(lead)) if t in ("which", "what")), None)
+    raw = tokens(lead)
+    start = next((i for i, t in enumerate(raw) if t in ("which", "what")), None)
     if start is None:
         return None
-    for t in toks[start + 1 : start + 7]:
+    for t, word in zip(toks[start + 1 : start + 7], raw[start + 1 : start + 7]):
+        if word in _AUXILIARIES:
+            break  # past the wh-phrase: "Which services can cache database results" asks for services
         if t in names:
             return names[t]
     return None
@@ -513,8 +521,9 @@ def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Reads a lexicon of kinds (kind name -> marker words) from the exam definition's `types` and
-    the rule's `types` option. If the lead-in asks for a kind by name within six words of its
-    wh-word ("Which distributed training **strategy** ..."), every option that is marked as some
+    the rule's `types` option. If the lead-in asks for a kind by name in its wh-phrase (within six
+    words of "which"/"what", before the verb: "Which distributed training **strategy** should ..."),
+    every option that is marked as some
     other kind, and not as the asked one, is reported. Options with no marker are not judged.
 
     ## Why it matters

@@ -130,7 +130,7 @@ def _unit(dollar: str | None, text: str | None) -> tuple[str, str, float]:
     first = text.split()[0].lower()
     if first in UNITS:
         dim, factor = UNITS[first]
-        return first, dim, factor
+        return f"{dim}*{factor:g}", dim, factor
     canon = " ".join(stem(w) for w in tokens(text))
     return canon, canon, 1.0
 

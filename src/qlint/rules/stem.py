@@ -123,7 +123,8 @@ def emphasised_negative_stem(q: Question, ctx) -> Iterator[Finding]:
                                "prefer a positive question")
 
 
-_LITOTES = re.compile(r"\bnot\s+(?:un|in|im|ir|il|non)[a-z]{3,}", re.I)
+_LITOTES = re.compile(r"\bnot\s+(?:un[a-z]{3,}|in(?:correct|valid|accurate|appropriate|frequent|consistent|significant|secure|efficient)"
+                      r"|im(?:possible|probable|proper)|ir(?:relevant|regular)|il(?:legal|logical)|non-?[a-z]{3,})\b", re.I)
 
 
 def _negation_count(text: str) -> int:
@@ -205,7 +206,8 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
 _UNFOCUSED = re.compile(
     r"^\s*(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+following|these|the\s+options|the\s+statements)\s+)?"
     r"(?:statements?\s+|options?\s+|answers?\s+|choices?\s+)?(?:(?:about|regarding|concerning|on|of)\s+[^?]{1,80}?\s+)?"
-    r"(?:is|are)\s+(?:most\s+)?(?:true|correct|accurate|valid|right|false|incorrect)\b", re.I)
+    r"(?:is|are)\s+(?:\W*not\W*\s+)?(?:most\s+)?(?:true|correct|accurate|valid|right|false|incorrect)\b", re.I)
+_NUMBERED = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
 
 
 @rule("T005", "unfocused-stem", "warning",
@@ -216,8 +218,9 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Reports a stem that has no sentence ending in `?`, does not end with `:` or a blank, and whose
     last sentence starts with neither a wh-word nor a task verb ("Select", "Identify"). Also
-    reports lead-ins that only ask "Which of the following (statements) is true/correct/false?",
-    which cannot be answered before reading the options.
+    reports lead-ins that only ask "Which of the following (statements) is (NOT) true/correct/false?",
+    which cannot be answered before reading the options, unless the stem lists the numbered
+    statements itself. Completion items (a blank, or a stem that stops mid-sentence) are focused.
 
     ## Why it matters
     A focused stem lets a knowledgeable candidate answer before looking at the options; an
@@ -234,7 +237,7 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
     """
     body = stem_body(q.stem)
     lead = lead_in(q.stem)
-    if _UNFOCUSED.match(lead):
+    if _UNFOCUSED.match(lead) and not _NUMBERED.search(body):
         yield Finding("/stem", "the lead-in only asks which statement is true: state the problem the options solve")
         return
     sentences = raw_sentences(body)
@@ -242,8 +245,8 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
         return
     if any(s.rstrip("*_ )").endswith("?") for s in sentences) or body.rstrip("*_ ").endswith(":"):
         return
-    if blanks(body) and not re.search(r"[A-Za-z0-9]", body[blanks(body)[-1].end():]):
-        return
+    if blanks(body) or not body.rstrip("*_ )").endswith((".", "!")):
+        return  # a completion item: the options finish the statement
     first = tokens(sentences[-1])[:1]
     if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS):
         return
