@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from functools import lru_cache
 from typing import Iterator
 
 from qlint.model import LETTERS, OptionView, Question
@@ -29,14 +30,15 @@ _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 _NUMBERED_STEM = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
 
 
-def combo_parts(text: str) -> list[str] | None:
+@lru_cache(maxsize=4096)
+def combo_parts(text: str) -> tuple[str, ...] | None:
     """["A", "C"] for an option like "A and C" / "1, 2 and 3 only" / "I and III" / "2 only"; None otherwise."""
     core = _COMBO_TRIM.sub("", plain(text).strip())
     parts = [p for p in _COMBO_SPLIT.split(core) if p]
     if len(parts) < 2 and not (parts and re.search(r"\bonly\b", text, re.I)):
         return None
     if all(len(p) == 1 and p in LETTERS for p in parts) or all(p.isdigit() for p in parts) or all(p in _ROMAN for p in parts):
-        return parts
+        return tuple(parts)
     return None
 
 
@@ -137,7 +139,7 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
     """
     combos = [(o, combo_parts(o.text)) for o in q.options]
     combos = [(o, p) for o, p in combos if p and not is_aota(o, q.options)]
-    def by_letter(parts: list[str]) -> bool:
+    def by_letter(parts: tuple[str, ...]) -> bool:
         return all(len(p) == 1 and p in LETTERS for p in parts) and not all(p in _ROMAN for p in parts)
 
     numbered = bool(_NUMBERED_STEM.search(q.stem)) or sum(1 for _o, p in combos if not by_letter(p)) >= 2
@@ -284,7 +286,7 @@ def duplicate_options(q: Question, ctx) -> Iterator[Finding]:
         seen.setdefault(form, o)
 
 
-def _contains(short: list[str], long: list[str]) -> list[int]:
+def _contains(short, long) -> list[int]:
     n = len(short)
     return [i for i in range(len(long) - n + 1) if long[i : i + n] == short]
 
@@ -480,12 +482,13 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
                                              f"{_text(far)!r} stands out")
 
 
-def _phrase_in(phrase: list[str], toks: list[str]) -> bool:
+def _phrase_in(phrase: tuple[str, ...], toks: tuple[str, ...]) -> bool:
     return bool(phrase) and bool(_contains(phrase, toks))
 
 
-def _stems(text: str) -> list[str]:
-    return [stem(t) for t in tokens(text)]
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(t) for t in tokens(text))
 
 
 def option_kinds(text: str, kinds: dict[str, list[str]]) -> set[str]:
