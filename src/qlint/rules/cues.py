@@ -1,0 +1,351 @@
+"""Cue rules (C): options that give the answer away to a testwise candidate."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from typing import Iterator
+
+from qlint.model import OptionView, Question
+from qlint.rules import Finding, Option, rule
+from qlint.rules.lexicons import ANTONYMS
+from qlint.rules.options import is_special, near_form
+from qlint.rules.parsing import BLANK, stem_body
+from qlint.text import content_words, plain, stem, tokens
+
+_H = "Haladyna, Downing & Rodriguez (2002) guideline"
+
+
+def _chars(o: OptionView) -> int:
+    return len(" ".join(plain(o.text).split()))
+
+
+def _text(o: OptionView) -> str:
+    return o.text.strip()
+
+
+@rule("C001", "longest-key", "warning",
+      options={"ratio": Option(1.25, "How many times longer (characters) than the longest distractor the key must be."),
+               "min-words": Option(4, "Keys shorter than this many words are not reported.")},
+      source=f"{_H} 28d (keep options similar in length); NBME 'longest answer is correct'")
+def longest_key(q: Question, ctx) -> Iterator[Finding]:
+    """The key is conspicuously longer than every distractor.
+
+    ## What it does
+    Reports a key whose text (characters, Markdown aside) is more than `ratio` (1.25) times the
+    longest distractor's and has at least `min-words` (4) words.
+
+    ## Why it matters
+    Item writers qualify the right answer until it is unimpeachable, so "pick the longest" is a
+    classic testwise strategy; a conspicuously long key rewards it.
+
+    ## Example
+    ```yaml
+    options:
+      - {text: Amazon S3, correct: false}
+      - {text: Amazon S3 with an S3 Lifecycle rule that moves objects to Glacier after 30 days, correct: true}
+    ```
+
+    ## Fix
+    Trim the key to the deciding fact, or give the distractors the same level of detail.
+    """
+    ratio, min_words = float(ctx.option("ratio")), int(ctx.option("min-words"))
+    longest = max((_chars(d) for d in q.distractors), default=0)
+    if not longest:
+        return
+    for k in q.keys:
+        if _chars(k) > ratio * longest and len(tokens(k.text)) >= min_words:
+            yield Finding(f"{k.pointer}/text", f"the key is {_chars(k) / longest:.2f} times as long as the longest distractor: "
+                                               "testwise candidates pick the longest option")
+
+
+@rule("C002", "length-outlier", "info", default_enabled=False,
+      options={"ratio": Option(1.75, "An option longer than ratio x median, or shorter than median / ratio, is an outlier."),
+               "min-median": Option(12, "Only judge options whose median length is at least this many characters.")},
+      source="Moore, Nguyen, Chen & Stamper (2023) rubric: option length; MedIWF length-outlier detector")
+def length_outlier(q: Question, ctx) -> Iterator[Finding]:
+    """One option is much longer or shorter than the others (off by default).
+
+    ## What it does
+    Computes the median length of the options in characters; when it is at least `min-median`,
+    reports options longer than `ratio` x median or shorter than median / `ratio`. Off by default:
+    published detectors of this kind are imprecise (MedIWF: precision 0.25); C001 covers the case
+    that cues the key.
+
+    ## Why it matters
+    An option that looks different draws attention whether or not it is the key.
+
+    ## Example
+    Three options of 20 characters and one of 60.
+
+    ## Fix
+    Bring the odd option in line with the others.
+    """
+    opts = [o for o in q.options if not is_special(o, q.options)]
+    if len(opts) < 3:
+        return
+    ratio, floor = float(ctx.option("ratio")), float(ctx.option("min-median"))
+    med = statistics.median(_chars(o) for o in opts)
+    if med < floor:
+        return
+    for o in opts:
+        n = _chars(o)
+        if n > ratio * med or n < med / ratio:
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is {n} characters against a median of {med:g}")
+
+
+@rule("C003", "word-repeat", "warning",
+      options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
+               "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag.")},
+      source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds")
+def word_repeat(q: Question, ctx) -> Iterator[Finding]:
+    """A salient stem word reappears in the key and in no distractor (clang association).
+
+    ## What it does
+    Takes the content words of the stem (stemmed, at least `min-length` characters, stopwords
+    removed) and, for each key, the stem words it shares. Reports the key when `min-exclusive` (2)
+    or more of them occur in no distractor, or when it shares at least twice as many stem words
+    as the best distractor and at least one of them is its own.
+
+    ## Why it matters
+    "Model" in the stem and only in "Model parallelism" lets a candidate match words instead of
+    knowing that model parallelism splits layers.
+
+    ## Example
+    ```yaml
+    stem: ... split the model layers across GPUs. Which strategy should they use?
+    options: [{text: Data parallelism}, {text: Model parallelism, correct: true}]
+    ```
+
+    ## Fix
+    Reword the stem (say "network", "weights"), or let distractors share the word.
+    """
+    n = int(ctx.option("min-length"))
+    stem_words = content_words(stem_body(q.stem), n)
+    dist_words = [content_words(d.text, n) for d in q.distractors]
+    every_d = set().union(*dist_words) if dist_words else set()
+    best_d = max((len(w & stem_words) for w in dist_words), default=0)
+    for k in q.keys:
+        shared = content_words(k.text, n) & stem_words
+        own = shared - every_d
+        if len(own) >= int(ctx.option("min-exclusive")) or (own and len(shared) >= 2 * best_d):
+            yield Finding(f"{k.pointer}/text", f"the key repeats the stem's {', '.join(repr(w) for w in sorted(own))} "
+                                               "and no distractor does: candidates can match words")
+
+
+_VOWEL_LETTERS = set("AEFHILMNORSX")  # letters whose names start with a vowel sound ("an S3 bucket")
+_CONSONANT_U = ("uni", "use", "usu", "uti", "ura", "ure", "uro", "eu", "one", "once", "ubi")
+_SILENT_H = ("hour", "honest", "honor", "honour", "heir")
+
+
+def wants_an(word: str) -> bool:
+    """True if `word` starts with a vowel sound, so it takes "an"."""
+    w = word.strip("`*_\"'(")
+    if not w:
+        return False
+    if w[0].isdigit():
+        return w.startswith("8") or bool(re.match(r"1[18](?!\d)|1[18]\d{3}(?!\d)", w))
+    if len(w) == 1 or (w.isupper() and len(w) <= 5) or re.match(r"^[A-Z]+\d", w):
+        return w[0].upper() in _VOWEL_LETTERS
+    low = w.lower()
+    if low.startswith(_SILENT_H):
+        return True
+    return low[0] in "aeiou" and not low.startswith(_CONSONANT_U)
+
+
+_SINGULAR_DET = {"a", "an", "one", "each", "every", "this", "that", "it"}
+_PLURAL_DET = {"two", "three", "four", "several", "many", "multiple", "both", "these", "those", "some", "all"}
+_CHUNK_END = {"of", "for", "with", "in", "on", "to", "that", "which", "by", "from", "and", "or", "at", "via"}
+
+
+def is_plural(text: str) -> bool | None:
+    """A rough number for an option phrase: True plural, False singular, None unknown."""
+    raw = re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", plain(text))
+    if not raw:
+        return None
+    first = raw[0].lower()
+    if first in _SINGULAR_DET:
+        return False
+    if first in _PLURAL_DET or (first.isdigit() and first != "1"):
+        return True
+    head = raw[0]
+    for w in raw:
+        if w.lower() in _CHUNK_END:
+            break
+        head = w
+    if head.isupper() or head[:1].isdigit():
+        return False
+    low = head.lower()
+    return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics"))
+
+
+def _stem_tail(stem_text: str) -> str:
+    """The stem's last word before a closing blank, colon or ellipsis."""
+    body = BLANK.sub(" ", stem_body(stem_text)).rstrip(" .:…\n\t*_")
+    found = re.findall(r"[A-Za-z]+", body[-40:])
+    return found[-1].lower() if found else ""
+
+
+@rule("C004", "grammatical-cue", "warning", source=f"{_H} 28c (grammatical consistency); NBME grammatical cues")
+def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
+    """An incomplete-statement stem ends in "a"/"an" or "is"/"are" that fits only some options.
+
+    ## What it does
+    For a stem that ends with an article or a verb (optionally followed by a blank or a colon):
+    - "a" / "an": reports options whose first word's sound needs the other article (acronyms by
+      letter name: "an S3 bucket", "a KMS key"; "a unit", "an hour");
+    - "is" / "are" (or "was" / "were"): reports options whose number disagrees ("are" ... "A
+      single endpoint").
+    Nothing is reported when no option fits: that is a typo, not a cue.
+
+    ## Why it matters
+    Candidates drop the options that do not read as a sentence with the stem, without knowing
+    anything about them.
+
+    ## Example
+    ```yaml
+    stem: To store features for low-latency lookups, the team should use an
+    options: [{text: online store}, {text: S3 bucket}, {text: Redshift table}]
+    ```
+
+    ## Fix
+    End the stem before the article ("... should use:") or write "a(n)"; make the verb agree.
+    """
+    tail = _stem_tail(q.stem)
+    opts = [o for o in q.options if not is_special(o, q.options)]
+    first_words = {o.index: (re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", plain(o.text)) or [""])[0] for o in opts}
+    if tail in ("a", "an"):
+        fits = {o.index: wants_an(first_words[o.index]) == (tail == "an") for o in opts}
+        why = f"does not follow {tail!r}"
+    elif tail in ("is", "are", "was", "were"):
+        plural = tail in ("are", "were")
+        fits = {o.index: is_plural(o.text) in (None, plural) for o in opts}
+        why = f"does not agree in number with {tail!r}"
+    else:
+        return
+    if any(fits.values()) and not all(fits.values()):
+        for o in opts:
+            if not fits[o.index]:
+                yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} {why} at the end of the stem: a grammatical cue")
+
+
+_COMPONENT_SPLIT = re.compile(r"\s*(?:,|\+|\band\b|&)\s*")
+
+
+def components(text: str) -> list[tuple[str, ...]]:
+    return [f for f in (near_form(p) for p in _COMPONENT_SPLIT.split(plain(text))) if f]
+
+
+@rule("C005", "convergence", "warning",
+      options={"share": Option(0.5, "Share of distractors in which each key component must appear.")},
+      source="NBME item-writing guide (convergence strategy); rules.md cue rules")
+def convergence(q: Question, ctx) -> Iterator[Finding]:
+    """The key is assembled from the components that recur most across the options.
+
+    ## What it does
+    Splits each option into components on commas, "and", "&" and "+". Reports a key
+    with two or more components each of which appears in at least `share` (half) of the
+    distractors, when those distractors are combinations too.
+
+    ## Why it matters
+    Writers build distractors by varying one part of the key at a time, so the answer is the
+    option that shares the most parts with the others: candidates converge on it.
+
+    ## Example
+    ```yaml
+    options:
+      - {text: Versioning and MFA delete, correct: true}
+      - {text: Versioning and public access}
+      - {text: Replication and MFA delete}
+      - {text: Versioning and MFA delete and replication}
+    ```
+
+    ## Fix
+    Vary components independently across distractors so that no option is their centre.
+    """
+    share = float(ctx.option("share"))
+    dparts = [set(components(d.text)) for d in q.distractors]
+    combos = [p for p in dparts if len(p) >= 2]
+    if len(combos) < 2:
+        return
+    for k in q.keys:
+        kparts = components(k.text)
+        if len(kparts) < 2:
+            continue
+        if all(sum(1 for p in dparts if c in p) >= share * len(dparts) for c in kparts):
+            yield Finding(f"{k.pointer}/text", "every part of the key recurs in most distractors: "
+                                               "candidates can converge on it without knowing the content")
+
+
+_NEG = {"not", "no", "never"}
+
+
+def _unnegated(toks: list[str]) -> tuple[list[str], int]:
+    out, negs = [], 0
+    for t in toks:
+        if t in _NEG:
+            negs += 1
+            if out and out[-1] in ("do", "does", "did"):
+                out.pop()  # "do not encrypt" opposes "encrypt"
+        elif t == "cannot":
+            out.append("can")
+            negs += 1
+        elif t.endswith("n't"):
+            base = {"won't": "will", "can't": "can"}.get(t, t[:-3])
+            if base not in ("do", "does", "did"):
+                out.append(base)
+            negs += 1
+        else:
+            out.append(t)
+    return out, negs
+
+
+_OPPOSITE = {frozenset((stem(a), stem(b))) for a, b in ANTONYMS}
+
+
+def opposite(a: str, b: str) -> bool:
+    """True if two option texts differ only by a negation or by one antonym pair."""
+    ta, na = _unnegated(tokens(a))
+    tb, nb = _unnegated(tokens(b))
+    ta, tb = [stem(t) for t in ta], [stem(t) for t in tb]
+    if ta == tb:
+        return na != nb
+    if len(ta) != len(tb) or na != nb:
+        return False
+    diff = [(x, y) for x, y in zip(ta, tb) if x != y]
+    return len(diff) == 1 and frozenset(diff[0]) in _OPPOSITE
+
+
+@rule("C006", "opposite-pair", "info", source=f"{_H} 28e (avoid pairs of opposite options); rules.md cue rules")
+def opposite_pair(q: Question, ctx) -> Iterator[Finding]:
+    """Exactly two options are opposites of each other and one of them is the key.
+
+    ## What it does
+    Finds pairs of options that differ only by a negation ("is encrypted" / "is not encrypted")
+    or by one antonym ("Increase the batch size" / "Decrease the batch size"). Reports when
+    there is exactly one such pair and it holds a key.
+
+    ## Why it matters
+    Candidates reason that one of two opposites must be right and ignore the other options,
+    which halves the item's difficulty.
+
+    ## Example
+    ```yaml
+    options:
+      - {text: Increase the learning rate, correct: true}
+      - {text: Decrease the learning rate}
+      - {text: Add more training data}
+    ```
+
+    ## Fix
+    Replace one of the pair with an independent distractor, or make every option part of a
+    parallel set (increase/decrease for two different parameters).
+    """
+    opts = q.options
+    pairs = [(a, b) for i, a in enumerate(opts) for b in opts[i + 1:] if opposite(a.text, b.text)]
+    if len(pairs) == 1:
+        a, b = pairs[0]
+        if a.correct != b.correct:
+            key = a if a.correct else b
+            other = b if a.correct else a
+            yield Finding(f"{key.pointer}/text", f"the key and {_text(other)!r} are opposites: candidates narrow the choice to the pair")

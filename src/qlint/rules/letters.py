@@ -1,0 +1,184 @@
+"""Key agreement beyond K001-K005: letter references, and the lead-in's criterion in the explanation."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from qlint.model import LETTERS, Question
+from qlint.rules import Finding, Option, rule
+from qlint.rules.lexicons import CRITERION_FILLER, CRITERION_STOP, LEAST_QUALITY, SUPERLATIVES
+from qlint.rules.parsing import LetterRef, lead_in, letter_refs, word_set, words
+from qlint.text import content_words
+
+_LETTER_SOURCE = "rules.md 'Key agreement' 5 (13 of 305 items in a real dataset had letters filed under the wrong paragraph)"
+
+
+def _fields(q: Question) -> Iterator[tuple[str, str, int | None]]:
+    """(pointer, text, owning option index or None) of every prose field that may refer to options."""
+    yield "/explanation", q.explanation, None
+    if q.trap:
+        yield "/trap", q.trap, None
+    for o in q.options:
+        for name in ("rationale", "right_when", "why_chosen"):
+            value = o.raw.get(name)
+            if isinstance(value, str):
+                yield f"{o.pointer}/{name}", value, o.index
+
+
+def _refs(q: Question) -> Iterator[tuple[str, LetterRef, int | None]]:
+    for pointer, text, owner in _fields(q):
+        for ref in letter_refs(text):
+            yield pointer, ref, owner
+
+
+def _quote(ref: LetterRef) -> str:
+    return " and ".join(ref.letters)
+
+
+@rule("K006", "letter-reference", "warning", source=_LETTER_SOURCE)
+def letter_reference(q: Question, ctx) -> Iterator[Finding]:
+    """A rationale, explanation or trap refers to an option by its letter ("option B", "(C)").
+
+    ## What it does
+    Finds references such as "option B", "answers A and D", "(C)", "B is correct" in the
+    explanation, the trap and every option's rationale, `right_when` and `why_chosen`; reports
+    the first one in each field.
+
+    ## Why it matters
+    qlint never stores letters: they are assigned at export, and players shuffle options. A
+    letter in the prose then names whatever option lands in that position.
+
+    ## Example
+    ```yaml
+    explanation: Option B is correct because it splits the layers across GPUs.
+    ```
+
+    ## Fix
+    Name the option by its content: "Model parallelism is correct because ...".
+    """
+    seen: set[str] = set()
+    for pointer, ref, _owner in _refs(q):
+        if pointer not in seen:
+            seen.add(pointer)
+            yield Finding(pointer, f"refers to option {_quote(ref)} by letter; letters change when options are shuffled: "
+                                   "name the option instead")
+
+
+@rule("K007", "letter-out-of-range", "error", source=_LETTER_SOURCE)
+def letter_out_of_range(q: Question, ctx) -> Iterator[Finding]:
+    """A letter reference names an option the question does not have ("option E" with four options).
+
+    ## What it does
+    Reports letter references (as K006 finds them) beyond the last option's letter.
+
+    ## Why it matters
+    The text was written for another version of the question, usually before an option was
+    deleted; it now explains an answer that does not exist.
+
+    ## Example
+    ```yaml
+    explanation: Option E is the only choice that keeps traffic private.   # four options
+    ```
+
+    ## Fix
+    Name the option by its content, and check the explanation still fits the current options.
+    """
+    n = len(q.options)
+    for pointer, ref, _owner in _refs(q):
+        bad = [x for x in ref.letters if LETTERS.index(x) >= n]
+        if bad:
+            yield Finding(pointer, f"refers to option {bad[0]} but the question has only {n} options (A-{LETTERS[n - 1]})")
+
+
+@rule("K008", "letter-mismatch", "error",
+      options={"margin": Option(1, "Content words by which another option must out-match the referenced one.")},
+      source=_LETTER_SOURCE)
+def letter_mismatch(q: Question, ctx) -> Iterator[Finding]:
+    """The sentence around a letter reference describes a different option than that letter.
+
+    ## What it does
+    For each reference to a single letter in range, compares the content words of its sentence
+    with each option's text (in an option's own rationale, that option is left out: it is the
+    subject, the letter is a contrast). Reports when another option shares at least `margin` more words
+    than the referenced one: the paragraph was written for an option that has since moved.
+
+    ## Why it matters
+    After options are reordered or edited, "Option B splits the layers" may sit under data
+    parallelism; learners then study a contradiction.
+
+    ## Example
+    ```yaml
+    options: [{text: Data parallelism}, {text: Model parallelism, correct: true}]
+    explanation: Option A, model parallelism, splits the layers across GPUs.
+    ```
+
+    ## Fix
+    Name the option by its content instead of its letter.
+    """
+    margin = int(ctx.option("margin"))
+    n = len(q.options)
+    option_words = [content_words(o.text) for o in q.options]
+    for pointer, ref, owner in _refs(q):
+        if len(ref.letters) != 1 or LETTERS.index(ref.letters[0]) >= n:
+            continue
+        idx = LETTERS.index(ref.letters[0])
+        sentence = content_words(ref.sentence)
+        # an option's own rationale describes that option while it contrasts another ("unlike (B)")
+        scores = [0 if i == owner else len(sentence & w) for i, w in enumerate(option_words)]
+        best = max(range(n), key=lambda i: scores[i])
+        if best != idx and scores[best] >= 1 and scores[best] >= scores[idx] + margin:
+            yield Finding(pointer, f"option {ref.letters[0]} is {q.options[idx].text.strip()!r}, but the sentence describes "
+                                   f"{q.options[best].text.strip()!r}")
+
+
+def criterion(lead: str) -> tuple[str, set[str]] | None:
+    """The MOST/LEAST criterion of a lead-in ("LEAST operational overhead") and its content words."""
+    ws = words(lead)
+    for i, w in enumerate(ws):
+        if w.low not in SUPERLATIVES or (i and ws[i - 1].low == "at"):
+            continue
+        if i + 1 < len(ws) and ws[i + 1].low in LEAST_QUALITY:
+            return None  # "LEAST likely": a negative stem (T001), not an optimisation criterion
+        picked = []
+        for prev, nxt in zip(ws[i:], ws[i + 1 : i + 6]):
+            if re.search(r"[,;?.:!()]", lead[prev.end : nxt.start]) or nxt.low in CRITERION_STOP:
+                break
+            if nxt.low not in CRITERION_FILLER:
+                picked.append(nxt)
+        if picked:
+            text = lead[w.start : picked[-1].end]
+            return text, word_set(" ".join(p.low for p in picked))
+    return None
+
+
+@rule("K009", "criterion-missing", "info", source="rules.md 'Key agreement' 7; team standard (AWS 'LEAST operational overhead' items)")
+def criterion_missing(q: Question, ctx) -> Iterator[Finding]:
+    """The lead-in's MOST/LEAST criterion does not reappear in the explanation.
+
+    ## What it does
+    Reads the criterion after MOST or LEAST in the lead-in ("LEAST operational overhead", "MOST
+    cost-effective") and reports an explanation that does not contain all of its words (stemmed;
+    hyphenated words split). "At least" and "LEAST likely" are not criteria.
+
+    ## Why it matters
+    On "LEAST overhead" items every option usually works; the explanation must say why the key
+    wins on the stated criterion, or learners do not see what decided it.
+
+    ## Example
+    ```yaml
+    stem: ... Which solution meets these requirements with the LEAST operational overhead?
+    explanation: Athena runs SQL on S3 data and writes Parquet.
+    ```
+
+    ## Fix
+    Say how the key meets the criterion: "Athena is serverless, so it has the LEAST operational
+    overhead: there is no cluster to manage."
+    """
+    found = criterion(lead_in(q.stem))
+    if not found:
+        return
+    text, needed = found
+    missing = needed - word_set(q.explanation)
+    if needed and missing:
+        yield Finding("/explanation", f"the explanation does not restate the lead-in's criterion {text!r}")

@@ -1,0 +1,80 @@
+"""Word lists shared by the item-writing rules, in one place so a rule's option can override them.
+
+Each list cites where its words come from; rules take a copy as their option default, so a
+team can replace one list in `[tool.qlint.rules.CODE]` without touching the others.
+"""
+
+from __future__ import annotations
+
+# Negation words that make a lead-in ask for the excluded option (H17; NBME "negatively phrased").
+# `n't` contractions are matched separately. LEAST counts only before a quality word (below).
+NEGATIVE_LEAD = ("not", "cannot", "never", "except", "false", "incorrect", "untrue", "wrong")
+
+# LEAST asks for the worst option only before one of these; "LEAST operational overhead/cost/
+# effort/latency/privilege" is an AWS optimisation criterion, not a negation.
+LEAST_QUALITY = ("likely", "appropriate", "suitable", "correct", "accurate", "true", "valid", "effective",
+                 "useful", "helpful", "relevant", "important", "applicable", "beneficial", "reasonable")
+
+# Words that start a subordinate or purpose clause: a negation after them describes the scenario
+# ("so that data does not leave the VPC"), it does not ask for the excluded option. The scan for a
+# negative lead-in starts at the wh-word and stops at the first of these.
+CLAUSE_BREAKS = ("so", "that", "to", "ensure", "ensures", "sure", "prevent", "avoid", "without", "unless", "if",
+                 "when", "whenever", "while", "because", "although", "though", "after", "before", "until",
+                 "once", "whether", "even", "where")
+
+# Any negation, for counting double negatives (NBME).
+NEGATIONS = ("not", "no", "never", "none", "nothing", "neither", "nor", "cannot", "except", "false",
+             "incorrect", "untrue")
+
+# Phrases in which a negation word does not negate.
+NEGATION_IDIOMS = ("not only", "not just", "or not", "whether or not", "if not", "at least", "no later than",
+                   "no more than", "no fewer than", "no less than")
+
+# Specific determiners (H28a): absolute words that testwise candidates learn to avoid.
+ABSOLUTE_TERMS = ("always", "never", "all", "every", "none", "only", "completely", "entirely", "totally",
+                  "absolutely", "guarantee", "guarantees", "guaranteed", "invariably", "impossible", "certainly")
+ABSOLUTE_IDIOMS = ("not only", "only if", "only when", "if only", "read-only", "write-only", "all-in-one",
+                   "all of the above", "at all times")
+
+# Vague frequency and hedging terms (NBME): candidates read them differently.
+VAGUE_TERMS = ("usually", "often", "sometimes", "rarely", "seldom", "frequently", "occasionally",
+               "generally", "typically", "commonly", "may", "might", "in most cases", "in some cases")
+
+# Words that make a vague term concrete ("often, when the batch exceeds 1 GB").
+CONCRETE_MARKERS = ("when", "if", "unless", "after", "before", "within", "whenever", "once")
+
+# Opposite pairs for the opposite-option cue (H28e); negation insertion is detected separately.
+ANTONYMS = (
+    ("increase", "decrease"), ("increase", "reduce"), ("enable", "disable"), ("add", "remove"),
+    ("allow", "deny"), ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("larger", "smaller"),
+    ("true", "false"), ("before", "after"), ("synchronous", "asynchronous"), ("public", "private"),
+    ("online", "offline"), ("raise", "lower"), ("encrypt", "decrypt"), ("start", "stop"),
+    ("include", "exclude"), ("maximum", "minimum"), ("maximize", "minimize"),
+)
+
+# Wh-words and imperative verbs that make a last sentence a question or a task (H15).
+WH_WORDS = ("which", "what", "how", "why", "where", "when", "who", "whom", "whose")
+TASK_VERBS = ("choose", "select", "identify", "determine", "name", "calculate", "compute", "estimate",
+              "recommend", "pick", "complete", "find", "list", "specify", "indicate", "match", "order",
+              "rank", "describe", "give", "state")
+
+# Superlatives whose criterion the explanation should restate (rules.md key agreement 7).
+SUPERLATIVES = ("most", "least")
+# Words between the superlative and its criterion that carry no meaning of their own.
+CRITERION_FILLER = ("amount", "amounts", "of", "the", "a", "an", "number", "possible", "way", "ways",
+                    "solution", "approach", "option", "options", "method", "choice", "level", "degree")
+CRITERION_STOP = ("to", "for", "while", "and", "or", "that", "which", "when", "if", "in", "on", "with")
+
+# Unit words for numeric options: canonical unit and factor within a dimension.
+UNITS = {
+    "ms": ("time", 0.001), "millisecond": ("time", 0.001), "milliseconds": ("time", 0.001),
+    "s": ("time", 1), "sec": ("time", 1), "secs": ("time", 1), "second": ("time", 1), "seconds": ("time", 1),
+    "min": ("time", 60), "mins": ("time", 60), "minute": ("time", 60), "minutes": ("time", 60),
+    "h": ("time", 3600), "hr": ("time", 3600), "hrs": ("time", 3600), "hour": ("time", 3600), "hours": ("time", 3600),
+    "day": ("time", 86400), "days": ("time", 86400), "week": ("time", 604800), "weeks": ("time", 604800),
+    "b": ("data", 1), "byte": ("data", 1), "bytes": ("data", 1),
+    "kb": ("data", 1e3), "mb": ("data", 1e6), "gb": ("data", 1e9), "tb": ("data", 1e12), "pb": ("data", 1e15),
+    "kib": ("data", 2**10), "mib": ("data", 2**20), "gib": ("data", 2**30), "tib": ("data", 2**40),
+    "%": ("percent", 1), "percent": ("percent", 1),
+    "$": ("usd", 1), "usd": ("usd", 1), "dollars": ("usd", 1),
+}

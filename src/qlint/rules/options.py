@@ -1,0 +1,558 @@
+"""Option rules (O): the answer choices as a set: forms, overlaps, counts and wording."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from functools import lru_cache
+from typing import Iterator
+
+from qlint.model import LETTERS, OptionView, Question
+from qlint.rules import Finding, Option, rule
+from qlint.rules.lexicons import ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, VAGUE_TERMS
+from qlint.rules.parsing import Numeric, lead_in, parse_numeric, term_hits
+from qlint.text import normalise, plain, stem, tokens
+
+_H = "Haladyna, Downing & Rodriguez (2002) guideline"
+
+_NOTA = re.compile(
+    r"^(?:none of (?:the above|these|those|them|the (?:options|answers|choices|other options|listed options))"
+    r"(?: (?:is|are) (?:correct|right|true|applicable))?|none (?:is|are) (?:correct|right|true|applicable)"
+    r"|neither(?: of (?:these|them|the above|the two|the options))?|neither [a-j] nor [a-j]"
+    r"|no (?:correct|right) answer|none)$")
+_AOTA = re.compile(
+    r"^(?:(?:all|any|both) of (?:the above|these|those|them|the (?:options|answers|choices|above answers|listed options))"
+    r"|all (?:the )?(?:above|options|answers)|all (?:are|is)|both (?:of )?[a-j] and [a-j]|both)"
+    r"(?: (?:are|is) (?:all )?(?:correct|true|right|valid|applicable))?$")
+_COMBO_TRIM = re.compile(r"^\s*(?:(?:only|both|options?|answers?|choices?|statements?)\s+)*|\s*(?:only|are (?:all )?(?:correct|true|right)|is correct)?\s*\.?\s*$", re.I)
+_COMBO_SPLIT = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*(?:and\s+|or\s+)?")
+_ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+_NUMBERED_STEM = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+
+
+@lru_cache(maxsize=4096)
+def combo_parts(text: str) -> tuple[str, ...] | None:
+    """["A", "C"] for an option like "A and C" / "1, 2 and 3 only" / "I and III" / "2 only"; None otherwise."""
+    core = _COMBO_TRIM.sub("", plain(text).strip())
+    parts = [p for p in _COMBO_SPLIT.split(core) if p]
+    if len(parts) < 2 and not (parts and re.search(r"\bonly\b", text, re.I)):
+        return None
+    if all(len(p) == 1 and p in LETTERS for p in parts) or all(p.isdigit() for p in parts) or all(p in _ROMAN for p in parts):
+        return tuple(parts)
+    return None
+
+
+def is_nota(o: OptionView) -> bool:
+    return bool(_NOTA.match(normalise(o.text)))
+
+
+def is_aota(o: OptionView, options: list[OptionView]) -> bool:
+    if _AOTA.match(normalise(o.text)):
+        return True
+    parts = combo_parts(o.text)
+    others = {p.letter for p in options if p.index != o.index}
+    return bool(parts) and set(parts) == others and len(others) >= 2
+
+
+def is_special(o: OptionView, options: list[OptionView]) -> bool:
+    """NOTA, AOTA or a combination: options that do not name content of their own."""
+    return is_nota(o) or is_aota(o, options) or combo_parts(o.text) is not None
+
+
+def _text(o: OptionView) -> str:
+    return o.text.strip()
+
+
+@rule("O001", "none-of-the-above", "warning", source=f"{_H} 25; MedIWF none-of-the-above detector")
+def none_of_the_above(q: Question, ctx) -> Iterator[Finding]:
+    """An option is "None of the above" or a variant ("None of these", "Neither").
+
+    ## What it does
+    Reports options whose whole text is "None of the above/these", "None are correct",
+    "Neither (of these)", "Neither A nor B" or "No correct answer".
+
+    ## Why it matters
+    When NOTA is the key, the item only shows that candidates can spot wrong answers, not that
+    they know the right one; when it is a distractor, testwise candidates dismiss it. Options are
+    also shuffled at export, so "above" may point at nothing.
+
+    ## Example
+    ```yaml
+    - {id: none, text: None of the above, correct: false}
+    ```
+
+    ## Fix
+    Replace it with a plausible distractor of the same kind as the key.
+    """
+    for o in q.options:
+        if is_nota(o):
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is a none-of-the-above option: write a real distractor")
+
+
+@rule("O002", "all-of-the-above", "error", source=f"{_H} 26; MedIWF all-of-the-above detector")
+def all_of_the_above(q: Question, ctx) -> Iterator[Finding]:
+    """An option is "All of the above" or a variant ("All of these", "Both A and B", "A, B and C").
+
+    ## What it does
+    Reports options whose text is "All of the above/these", "All are correct", "Both (of these)",
+    "Both A and B", or a list of letters that names every other option ("A, B and C are correct").
+
+    ## Why it matters
+    Candidates who recognise two right options pick AOTA without knowing the third; those who
+    spot one wrong option rule it out. Either way the item is answered by elimination (H26).
+
+    ## Example
+    ```yaml
+    - {id: all, text: All of the above, correct: true}
+    ```
+
+    ## Fix
+    Make it a multiple-response item ("Choose THREE.") or keep one best answer.
+    """
+    for o in q.options:
+        if is_aota(o, q.options):
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is an all-of-the-above option: ask for each answer instead")
+
+
+@rule("O003", "k-type-options", "warning", source=f"{_H} 9 (avoid complex, K-type formats); MedIWF K-type detector")
+def k_type_options(q: Question, ctx) -> Iterator[Finding]:
+    """Options are combinations of other options or of numbered statements ("A and C", "1 and 3 only").
+
+    ## What it does
+    Reports options made only of letters, numerals or Roman numerals joined by "and", "or", ","
+    or "&" (with "only", "both", "are correct" around them), unless the letters name every other
+    option (then it is all-of-the-above, O002). Numeral and Roman combinations count when the stem
+    lists numbered statements or when two or more options are such combinations.
+
+    ## Why it matters
+    Complex multiple-choice tests the ability to combine partial knowledge and to eliminate
+    combinations, not the content; candidates answer it by set logic.
+
+    ## Example
+    ```yaml
+    options:
+      - {id: ac, text: A and C only, correct: true}
+    ```
+
+    ## Fix
+    Make it a multiple-response item: one option per statement, `type: multiple`, `choose: N`.
+    """
+    combos = [(o, combo_parts(o.text)) for o in q.options]
+    combos = [(o, p) for o, p in combos if p and not is_aota(o, q.options)]
+    def by_letter(parts: tuple[str, ...]) -> bool:
+        return all(len(p) == 1 and p in LETTERS for p in parts) and not all(p in _ROMAN for p in parts)
+
+    numbered = bool(_NUMBERED_STEM.search(q.stem)) or sum(1 for _o, p in combos if not by_letter(p)) >= 2
+    for o, parts in combos:
+        if by_letter(parts) or numbered:
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} combines other options: use a multiple-response item")
+            return
+
+
+def _numeric(q: Question) -> list[tuple[OptionView, Numeric]] | None:
+    """Every option (NOTA/AOTA aside) as a number, or None if some option is text."""
+    out = []
+    for o in q.options:
+        if is_special(o, q.options):
+            continue
+        n = parse_numeric(o.text)
+        if n is None:
+            return None
+        out.append((o, n))
+    return out if len(out) >= 3 else None
+
+
+@rule("O004", "numeric-order", "warning", fixable=False,
+      source=f"{_H} 21 (place options in logical or numerical order); MedIWF numeric-order detector")
+def numeric_order(q: Question, ctx) -> Iterator[Finding]:
+    """Numeric options are not in ascending or descending order, or will be shuffled.
+
+    ## What it does
+    When every option is a number, with or without a unit ("15 minutes", "$0.05", "10-20 ms",
+    "at least 4 GB"), compares their values in one dimension (minutes and hours, MB and GB are
+    converted). Reports options out of order; for ordered options, reports a question that does
+    not set `shuffle: false`, since players would shuffle the order away.
+
+    ## Why it matters
+    Ordered numbers let candidates find the value they computed; a shuffled scale makes them
+    hunt, and an odd position can cue the key.
+
+    ## Example
+    ```yaml
+    options: [{text: 30 seconds}, {text: 5 seconds}, {text: 60 seconds}]
+    ```
+
+    ## Fix
+    Sort the options ascending and add `shuffle: false`.
+    """
+    found = _numeric(q)
+    if not found or len({n.dimension for _o, n in found}) != 1:
+        return
+    values = [n.key for _o, n in found]
+    up = all(a <= b for a, b in zip(values, values[1:]))
+    down = all(a >= b for a, b in zip(values, values[1:]))
+    if not (up or down):
+        direction = 1 if values[-1] >= values[0] else -1
+        bad = next(i + 1 for i in range(len(values) - 1) if (values[i + 1] - values[i]) * direction < 0)
+        o = found[bad][0]
+        yield Finding(f"{o.pointer}/text", f"numeric option {_text(o)!r} is out of order: sort the options and set shuffle: false")
+    elif q.data.get("shuffle", True) is not False:
+        yield Finding("/options", "numeric options are in order but the question may be shuffled: add shuffle: false")
+
+
+@rule("O005", "mixed-units", "warning", source="NBME item-writing guide (numeric options: one unit, no overlapping ranges); "
+                                                f"{_H} 22")
+def mixed_units(q: Question, ctx) -> Iterator[Finding]:
+    """Numeric options mix units, or their ranges overlap.
+
+    ## What it does
+    When every option is a number, reports options whose unit differs from the others' ("512 MB"
+    among GB values, or a bare number among values with units), and ranges or bounds that share
+    values ("10-20 ms" and "15-30 ms"; "less than 5" and "2-8").
+
+    ## Why it matters
+    Mixed units turn a knowledge item into a conversion exercise; overlapping ranges make two
+    options right at once, so the item has no single key.
+
+    ## Example
+    ```yaml
+    options: [{text: 1-5 minutes}, {text: 3-10 minutes}, {text: 10-30 minutes}]
+    ```
+
+    ## Fix
+    Use one unit and precision for every option; make ranges contiguous but disjoint.
+    """
+    found = _numeric(q)
+    if not found:
+        return
+    units = [n.unit for _o, n in found]
+    common = max(set(units), key=units.count)
+    odd = [(o, n) for o, n in found if n.unit != common]
+    if odd:
+        o = odd[0][0]
+        example = next(x for x, n in found if n.unit == common)
+        yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} uses a different unit from {_text(example)!r}: use one unit")
+        return
+    for i, (a, na) in enumerate(found):
+        for b, nb in found[i + 1:]:
+            if (na.low, na.high) == (nb.low, nb.high) and na.low == na.high:
+                continue  # equal points are duplicates (O006)
+            if max(na.low, nb.low) <= min(na.high, nb.high) and (na.low != na.high or nb.low != nb.high):
+                yield Finding(f"{b.pointer}/text", f"ranges {_text(a)!r} and {_text(b)!r} overlap: make them disjoint")
+                return
+
+
+_ARTICLES = {"a", "an", "the"}
+
+
+def near_form(text: str) -> tuple[str, ...]:
+    """Tokens without articles, stemmed: equal for options that differ only in form."""
+    return tuple(stem(t) for t in tokens(text) if t not in _ARTICLES)
+
+
+@rule("O006", "duplicate-options", "error", source=f"{_H} 22 (options must be distinct)")
+def duplicate_options(q: Question, ctx) -> Iterator[Finding]:
+    """Two options are the same text, or differ only in case, spacing, punctuation, articles or plurals.
+
+    ## What it does
+    Compares options after folding case, Markdown, punctuation and spacing (exact duplicates),
+    then after dropping articles and stemming (near duplicates: "Use an S3 bucket" / "Use S3
+    buckets"). Negations are kept, so "encrypted" and "not encrypted" differ.
+
+    ## Why it matters
+    A repeated option is two keys or two identical distractors: the item has fewer real choices
+    than it shows, and shuffled exports make the duplication look deliberate.
+
+    ## Example
+    ```yaml
+    options: [{text: Amazon S3}, {text: amazon s3.}]
+    ```
+
+    ## Fix
+    Replace one of them with a different plausible distractor.
+    """
+    seen: dict[tuple[str, ...], OptionView] = {}
+    exact: dict[str, OptionView] = {}
+    for o in q.options:
+        key = normalise(o.text)
+        if key in exact:
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} duplicates option {exact[key].id!r}")
+            continue
+        form = near_form(o.text)
+        if form and form in seen:
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is a near-duplicate of option {seen[form].id!r}")
+            continue
+        exact[key] = o
+        seen.setdefault(form, o)
+
+
+def _contains(short, long) -> list[int]:
+    n = len(short)
+    return [i for i in range(len(long) - n + 1) if long[i : i + n] == short]
+
+
+_RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+
+
+@rule("O007", "overlapping-options", "warning", source=f"{_H} 22 (options must not overlap)")
+def overlapping_options(q: Question, ctx) -> Iterator[Finding]:
+    """One option's text is contained in another's ("Data parallelism" / "Data parallelism with sharding").
+
+    ## What it does
+    Reports an option whose words (articles aside) appear, whole and in order, inside a longer
+    option. A capitalised word right before or after the contained text marks a different
+    product name ("Amazon S3" inside "Amazon S3 Glacier") and is not reported. Numeric
+    options are left to O005; NOTA, AOTA and combinations to O001-O003.
+
+    ## Why it matters
+    If the shorter option is right, the longer one usually is too (or the reverse), so the item
+    has two defensible keys, or the odd-one-out gives the answer away.
+
+    ## Example
+    ```yaml
+    options: [{text: Enable versioning}, {text: Enable versioning and MFA delete}]
+    ```
+
+    ## Fix
+    Make each option a distinct alternative; move the shared part into the stem.
+    """
+    if _numeric(q):
+        return
+    opts = [o for o in q.options if not is_special(o, q.options)]
+    toks = {o.index: [t for t in tokens(o.text) if t not in _ARTICLES] for o in opts}
+    raws = {o.index: _RAW_TOKEN.findall(plain(o.text)) for o in opts}
+    for a in opts:
+        for b in opts:
+            ta, tb = toks[a.index], toks[b.index]
+            if a.index == b.index or not ta or len(ta) >= len(tb):
+                continue
+            rb = [w for w in raws[b.index] if w.lower() not in _ARTICLES]
+            for i in _contains(ta, tb):
+                around = [rb[j] for j in (i - 1, i + len(ta)) if 0 <= j < len(rb)]
+                if len(rb) == len(tb) and any(w[:1].isupper() for w in around):
+                    continue  # a longer proper name, a different thing
+                yield Finding(f"{b.pointer}/text", f"option {_text(b)!r} contains option {_text(a)!r}: make the options distinct")
+                return
+
+
+@rule("O008", "option-count", "warning",
+      options={"min": Option(3, "Fewest options (three are adequate: Rodriguez 2005)."),
+               "max": Option(5, "Most options for a single-answer item."),
+               "max-multiple": Option(6, "Most options for a multiple-response item (AWS: 'Choose THREE' items have six).")},
+      source=f"{_H} 18; Rodriguez (2005) meta-analysis: three options are adequate")
+def option_count(q: Question, ctx) -> Iterator[Finding]:
+    """The number of options is outside the configured range (default 3 to 5; 6 for multiple response).
+
+    ## What it does
+    Counts the options and reports fewer than `min` or more than `max` (`max-multiple` for
+    `type: multiple`).
+
+    ## Why it matters
+    Two options make guessing a coin toss; beyond five, extra options are rarely plausible and
+    only add reading time (Rodriguez 2005: three well-written options are enough).
+
+    ## Example
+    A single-answer question with two options, or with seven.
+
+    ## Fix
+    Add a plausible distractor, or drop the least plausible ones.
+    """
+    n = len(q.options)
+    lo = int(ctx.option("min"))
+    hi = int(ctx.option("max-multiple") if q.type == "multiple" else ctx.option("max"))
+    if n < lo or n > hi:
+        yield Finding("/options", f"the question has {n} options; use {lo} to {hi}")
+
+
+@rule("O009", "absolute-terms", "warning",
+      options={"terms": Option(list(ABSOLUTE_TERMS), "Absolute words (specific determiners)."),
+               "idioms": Option(list(ABSOLUTE_IDIOMS), "Phrases in which those words are not absolute.")},
+      source=f"{_H} 28a (specific determiners); MedIWF absolute-terms detector")
+def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
+    """Absolute words ("always", "never", "only", "all") appear in distractors but not in the key.
+
+    ## What it does
+    Looks for the `terms` lexicon as whole words in each option's text, ignoring idioms such as
+    "not only", "only if", "read-only" and frequencies ("every 90 days"). Reports each distractor that uses one when no key does:
+    then the absolute word marks the wrong answers.
+
+    ## Why it matters
+    Testwise candidates know that statements with "always" or "never" are usually false, and
+    eliminate those options without knowing the content.
+
+    ## Example
+    ```yaml
+    - {id: b, text: Always retrain the model every night, correct: false}
+    ```
+
+    ## Fix
+    State the real condition ("Retrain when drift exceeds the threshold") or use absolutes evenly.
+    """
+    terms, idioms = list(ctx.option("terms")), list(ctx.option("idioms"))
+    if any(term_hits(k.text, terms, idioms) for k in q.keys):
+        return
+    for d in q.distractors:
+        if is_special(d, q.options):
+            continue  # "None of these", "1 only": O001/O003's findings
+        hits = term_hits(re.sub(r"\bevery\s+(?=\d)", " ", d.text, flags=re.I), terms, idioms)
+        if hits:
+            yield Finding(f"{d.pointer}/text", f"distractor {_text(d)!r} uses the absolute term {hits[0]!r} and no key does: "
+                                               "it cues the wrong answer")
+
+
+@rule("O010", "vague-terms", "warning",
+      options={"terms": Option(list(VAGUE_TERMS), "Vague frequency and hedging words.")},
+      source="NBME item-writing guide (vague frequency terms); Case & Swanson (2002)")
+def vague_terms(q: Question, ctx) -> Iterator[Finding]:
+    """An option uses a vague frequency term ("usually", "often", "may") with no concrete criterion.
+
+    ## What it does
+    Looks for the `terms` lexicon as whole words in each option's text. An option that also gives
+    a condition ("when", "if", "unless", "within") or a number is concrete enough and is not
+    reported.
+
+    ## Why it matters
+    Experts disagree on how often "often" is; the correct answer then depends on the reader's
+    interpretation rather than on knowledge.
+
+    ## Example
+    ```yaml
+    - {id: c, text: The endpoint usually scales out, correct: false}
+    ```
+
+    ## Fix
+    Give the condition or the number: "The endpoint scales out when invocations exceed the target".
+    """
+    terms = list(ctx.option("terms"))
+    for o in q.options:
+        hits = term_hits(o.text, terms)
+        if hits and not term_hits(o.text, CONCRETE_MARKERS) and not re.search(r"\d", o.text):
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} uses the vague term {hits[0]!r}: state a concrete condition")
+
+
+def _is_sentence(text: str) -> bool:
+    t = plain(text).strip()
+    return t.endswith((".", "!", "?")) and len(tokens(t)) >= 4
+
+
+@rule("O011", "non-parallel-options", "warning",
+      options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.")},
+      source=f"{_H} 23 (keep options homogeneous in content and grammatical structure)")
+def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
+    """The options differ in form: numbers among text, sentences among fragments, very uneven lengths.
+
+    ## What it does
+    Over options other than NOTA/AOTA/combinations (three or more), reports
+    - a mix of numeric and text options,
+    - a mix of full sentences (ending in `.`, four words or more) and fragments,
+    - word counts whose coefficient of variation (standard deviation / mean) exceeds `max-cv`
+      (0.6), pointing at the option farthest from the mean.
+
+    ## Why it matters
+    The odd option out draws attention: candidates pick (or reject) the one that looks different
+    rather than the one that is right.
+
+    ## Example
+    ```yaml
+    options: [{text: Amazon S3}, {text: Amazon EFS}, {text: An EBS volume attached to each training instance in the cluster}]
+    ```
+
+    ## Fix
+    Write every option in the same form and at a similar length.
+    """
+    opts = [o for o in q.options if not is_special(o, q.options)]
+    if len(opts) < 3:
+        return
+    numeric = [o for o in opts if parse_numeric(o.text)]
+    if 0 < len(numeric) < len(opts):
+        odd = numeric if len(numeric) <= len(opts) / 2 else [o for o in opts if o not in numeric]
+        yield Finding(f"{odd[0].pointer}/text", f"option {_text(odd[0])!r} breaks the form of the others (numbers mixed with text)")
+        return
+    sentence = [o for o in opts if _is_sentence(o.text)]
+    if 0 < len(sentence) < len(opts):
+        odd = sentence if len(sentence) <= len(opts) / 2 else [o for o in opts if o not in sentence]
+        yield Finding(f"{odd[0].pointer}/text", f"option {_text(odd[0])!r} breaks the form of the others (sentences mixed with fragments)")
+        return
+    counts = [len(tokens(o.text)) for o in opts]
+    mean = statistics.fmean(counts)
+    if mean and statistics.pstdev(counts) / mean > float(ctx.option("max-cv")):
+        far = max(opts, key=lambda o: abs(len(tokens(o.text)) - mean))
+        cv = statistics.pstdev(counts) / mean
+        yield Finding(f"{far.pointer}/text", f"option lengths vary too much (word-count CV {cv:.2f} > {ctx.option('max-cv')}); "
+                                             f"{_text(far)!r} stands out")
+
+
+def _phrase_in(phrase: tuple[str, ...], toks: tuple[str, ...]) -> bool:
+    return bool(phrase) and bool(_contains(phrase, toks))
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(t) for t in tokens(text))
+
+
+def option_kinds(text: str, kinds: dict[str, list[str]]) -> set[str]:
+    """The kinds whose name or marker words occur in `text` (stemmed, whole words)."""
+    toks = _stems(text)
+    return {k for k, markers in kinds.items() if any(_phrase_in(_stems(m), toks) for m in [k, *markers])}
+
+
+_AUXILIARIES = frozenset("can could should would will is are was were does do did must might may has have".split())
+
+
+def asked_kind(lead: str, kinds: dict[str, list[str]]) -> str | None:
+    """The first kind named after the lead-in's wh-word ("Which distributed training strategy ...")."""
+    toks = _stems(lead)
+    names = {stem(k.lower()): k for k in kinds}
+    raw = tokens(lead)
+    start = next((i for i, t in enumerate(raw) if t in ("which", "what")), None)
+    if start is None:
+        return None
+    for t, word in zip(toks[start + 1 : start + 7], raw[start + 1 : start + 7]):
+        if word in _AUXILIARIES:
+            break  # past the wh-phrase: "Which services can cache database results" asks for services
+        if t in names:
+            return names[t]
+    return None
+
+
+@rule("O012", "option-type-mismatch", "warning",
+      options={"types": Option({}, "Extra kinds: kind name -> marker words, merged over the exam definition's `types`.")},
+      source=f"{_H} 23 (homogeneous options); rules.md 'option type mismatch'")
+def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:
+    """An option is not the kind of thing the stem asks for (a product among strategies).
+
+    ## What it does
+    Reads a lexicon of kinds (kind name -> marker words) from the exam definition's `types` and
+    the rule's `types` option. If the lead-in asks for a kind by name in its wh-phrase (within six
+    words of "which"/"what", before the verb: "Which distributed training **strategy** should ..."),
+    every option that is marked as some
+    other kind, and not as the asked one, is reported. Options with no marker are not judged.
+
+    ## Why it matters
+    A distractor of the wrong kind is implausible: candidates eliminate it without the knowledge
+    the item tests, so a four-option item becomes a two-option one.
+
+    ## Example
+    ```yaml
+    stem: ... Which distributed training strategy should they use?
+    options: [{text: Data parallelism}, {text: Model parallelism}, {text: SageMaker Autopilot}]
+    ```
+
+    ## Fix
+    Replace the option with a plausible alternative of the asked kind ("Pipeline parallelism").
+    """
+    exam = ctx.exams.get(q.exam)
+    kinds: dict[str, list[str]] = {k: list(v) for k, v in (exam.types.items() if exam else ())}
+    for k, v in dict(ctx.option("types")).items():
+        kinds[k] = kinds.get(k, []) + list(v)
+    if not kinds:
+        return
+    asked = asked_kind(lead_in(q.stem), kinds)
+    if asked is None:
+        return
+    for o in q.options:
+        found = option_kinds(o.text, kinds)
+        if found and asked not in found:
+            other = sorted(found)[0]
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is a {other}, but the stem asks for a {asked}")

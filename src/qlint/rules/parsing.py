@@ -1,0 +1,204 @@
+"""Small parsers the item rules share: the lead-in, emphasis, numeric options, letter references.
+
+Everything here works on the raw Markdown of one field, so that emphasis (`**NOT**`) and
+capitals survive; word-level work goes through `qlint.text`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from qlint.rules.lexicons import UNITS
+from qlint.text import plain, stem, tokens
+
+# "(Choose TWO.)", "Select three." at the end of a stem: a format note, not part of the lead-in.
+CHOOSE_NOTE = re.compile(r"\(?\s*(?:choose|select|pick)\s+(?:\w+)\s*(?:answers?|options?)?\.?\s*\)?\.?\s*$", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.?!:])\s+(?=\S)|\n\s*\n")
+BLANK = re.compile(r"_{3,}|\[\s*blank\s*\]|\(\s*blank\s*\)", re.I)
+_RULE_LINE = re.compile(r"^\s*_{3,}\s*$", re.M)  # a Markdown thematic break, not a blank
+_EMPHASIS = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\n]+\*(?!\*)|(?<![\w_])_[^_\n]+_(?![\w_])|<(b|strong|em|i|u)>.*?</\1>", re.I)
+
+
+def stem_body(stem: str) -> str:
+    """The stem without its trailing "(Choose N.)" note."""
+    return CHOOSE_NOTE.sub("", stem.rstrip()).rstrip()
+
+
+def raw_sentences(text: str) -> list[str]:
+    return [p.strip() for p in _SENTENCE_END.split(text.strip()) if p.strip()]
+
+
+def lead_in(stem: str) -> str:
+    """The question sentence: the last sentence ending in ? or :, else the last sentence."""
+    parts = raw_sentences(stem_body(stem))
+    for part in reversed(parts):
+        if part.rstrip("*_ ").endswith(("?", ":")):
+            return part
+    return parts[-1] if parts else ""
+
+
+def blanks(text: str) -> list[re.Match[str]]:
+    """Fill-in blanks (`___`, `[blank]`), ignoring Markdown horizontal rules."""
+    cleaned = _RULE_LINE.sub(lambda m: " " * len(m.group(0)), text)
+    return list(BLANK.finditer(cleaned))
+
+
+def emphasised(text: str, start: int, end: int) -> bool:
+    """True if text[start:end] is in capitals (two letters or more) or inside bold/italic markup."""
+    word = text[start:end]
+    if len(re.sub(r"[^A-Za-z]", "", word)) > 1 and word.upper() == word:
+        return True
+    return any(m.start() <= start and end <= m.end() for m in _EMPHASIS.finditer(text))
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word of a raw text with its offsets, lower-cased for matching."""
+
+    low: str
+    start: int
+    end: int
+
+
+_RAW_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+
+
+def words(text: str) -> list[Word]:
+    return [Word(m.group(0).lower().replace("’", "'").strip("-'"), m.start(), m.end()) for m in _RAW_WORD.finditer(text)]
+
+
+def contains_phrase(toks: list[str], phrase: str) -> bool:
+    """Whole-token containment of a (possibly multi-word) phrase."""
+    p = tokens(phrase)
+    n = len(p)
+    return any(toks[i : i + n] == p for i in range(len(toks) - n + 1)) if n else False
+
+
+def term_hits(text: str, terms: tuple[str, ...] | list[str], idioms: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Terms of a lexicon found as whole words in `text`, after removing idioms that contain them."""
+    low = " " + " ".join(tokens(text)) + " "
+    for idiom in idioms:
+        low = low.replace(" " + " ".join(tokens(idiom)) + " ", " # ")
+    return [t for t in terms if " " + " ".join(tokens(t)) + " " in low]
+
+
+def word_set(text: str) -> set[str]:
+    """Stemmed content words with hyphenated compounds split ("cost-effective" -> cost, effective)."""
+    from qlint.text import STOPWORDS
+
+    out = set()
+    for t in tokens(text):
+        for part in t.split("-"):
+            if len(part) >= 3 and part not in STOPWORDS:
+                out.add(stem(part))
+    return out
+
+
+# --- numeric options -------------------------------------------------------------------------
+
+_NUM = r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d+(?:\.\d+)?"
+_UNIT = r"%|[A-Za-z$][A-Za-z/]*(?:\s+(?:per|a|an|of)?\s*[A-Za-z/]+){0,2}"
+_APPROX = r"(?:about|approximately|around|roughly|~)?\s*"
+_SINGLE = re.compile(rf"^{_APPROX}(\$)?\s*({_NUM})\s*({_UNIT})?$", re.I)
+_RANGE = re.compile(rf"^(?:between\s+)?(\$)?\s*({_NUM})\s*({_UNIT})?\s*(?:-|–|to|and)\s*(\$)?\s*({_NUM})\s*({_UNIT})?$", re.I)
+_BOUND_BEFORE = re.compile(rf"^(less than|fewer than|under|below|up to|at most|more than|over|above|greater than|at least)\s+(\$)?\s*({_NUM})\s*({_UNIT})?$", re.I)
+_BOUND_AFTER = re.compile(rf"^(\$)?\s*({_NUM})\s*({_UNIT})?\s+or\s+(more|less|fewer|greater|higher|lower|above|below)$", re.I)
+_UPPER = ("less than", "fewer than", "under", "below", "up to", "at most", "less", "fewer", "lower", "below")
+INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Numeric:
+    """A numeric option: the interval it denotes, in base units of its dimension."""
+
+    low: float
+    high: float
+    unit: str  # canonical unit text ("" when none)
+    dimension: str  # "time", "data", ... or the unit itself when unknown, "" when none
+
+    @property
+    def key(self) -> float:
+        return self.low if self.low != -INF else self.high
+
+
+def _unit(dollar: str | None, text: str | None) -> tuple[str, str, float]:
+    if dollar:
+        return "$", "usd", 1.0
+    if not text:
+        return "", "", 1.0
+    first = text.split()[0].lower()
+    if first in UNITS:
+        dim, factor = UNITS[first]
+        return f"{dim}*{factor:g}", dim, factor
+    canon = " ".join(stem(w) for w in tokens(text))
+    return canon, canon, 1.0
+
+
+def _value(num: str) -> float:
+    return float(num.replace(",", ""))
+
+
+def parse_numeric(text: str) -> Numeric | None:
+    """The interval an option like "15 minutes", "$0.05", "10-20 ms" or "at least 4 GB" denotes."""
+    t = plain(text).strip().rstrip(".").strip()
+    m = _SINGLE.match(t)
+    if m:
+        unit, dim, f = _unit(m.group(1), m.group(3))
+        v = _value(m.group(2)) * f
+        return Numeric(v, v, unit, dim)
+    m = _RANGE.match(t)
+    if m and (t.lower().startswith("between") or not re.search(r"\band\b", t, re.I)):
+        unit, dim, f = _unit(m.group(1) or m.group(4), m.group(6) or m.group(3))
+        a, b = sorted((_value(m.group(2)) * f, _value(m.group(5)) * f))
+        return Numeric(a, b, unit, dim)
+    m = _BOUND_BEFORE.match(t)
+    if m:
+        unit, dim, f = _unit(m.group(2), m.group(4))
+        v = _value(m.group(3)) * f
+        return Numeric(-INF, v, unit, dim) if m.group(1).lower() in _UPPER else Numeric(v, INF, unit, dim)
+    m = _BOUND_AFTER.match(t)
+    if m:
+        unit, dim, f = _unit(m.group(1), m.group(3))
+        v = _value(m.group(2)) * f
+        return Numeric(-INF, v, unit, dim) if m.group(4).lower() in _UPPER else Numeric(v, INF, unit, dim)
+    return None
+
+
+# --- letter references -----------------------------------------------------------------------
+
+_LETTER_LIST = r"\(?[A-J]\)?(?:\s*(?:,|and|or|&)\s*(?:and\s+|or\s+)?\(?[A-J]\)?(?![\w'’/-]))*"
+_LETTER_PATTERNS = (
+    re.compile(rf"\b(?i:options?|answers?|choices?|letters?|responses?)\s+({_LETTER_LIST})(?![\w'’/-])"),
+    re.compile(r"(?<![\w(])\(([A-J])\)"),
+    re.compile(r"(?<![\w/'’-])([A-J](?:\s*,\s*[A-J])*\s*,?\s*(?:and|or|&)\s+[A-J])(?![\w'’/-])"),
+    re.compile(r"(?:^|(?<=[.!?]\s))([A-J])(?:[.):]\s|\s+is\s+(?:the\s+)?(?:correct|incorrect|wrong|right|best|key)\b)"),
+)
+
+
+@dataclass(frozen=True)
+class LetterRef:
+    letters: tuple[str, ...]
+    start: int
+    end: int
+    sentence: str  # the sentence holding the reference, markup removed
+
+
+def _sentence_at(text: str, pos: int) -> str:
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    begin = max(s for s in starts if s <= pos)
+    nxt = [s for s in starts if s > pos]
+    return text[begin : nxt[0] if nxt else len(text)].strip()
+
+
+def letter_refs(text: str) -> list[LetterRef]:
+    """References to options by letter ("option B", "(C)", "A and D are correct"), first to last."""
+    body = plain(text)
+    found: dict[int, LetterRef] = {}
+    for pattern in _LETTER_PATTERNS:
+        for m in pattern.finditer(body):
+            if any(r.start <= m.start(1) < r.end for r in found.values()):
+                continue
+            letters = tuple(re.findall(r"[A-J]", m.group(1)))
+            found[m.start(1)] = LetterRef(letters, m.start(1), m.end(1), _sentence_at(body, m.start(1)))
+    return [found[k] for k in sorted(found)]

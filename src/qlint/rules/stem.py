@@ -1,0 +1,327 @@
+"""Stem rules (T): what the question asks and how it asks it."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from qlint.model import Question
+from qlint.rules import Finding, Option, rule
+from qlint.rules.lexicons import (
+    CLAUSE_BREAKS, LEAST_QUALITY, NEGATION_IDIOMS, NEGATIONS, NEGATIVE_LEAD, TASK_VERBS, WH_WORDS,
+)
+from qlint.rules.parsing import Word, blanks, emphasised, lead_in, raw_sentences, stem_body, words
+from qlint.text import tokens
+
+_H17 = "Haladyna, Downing & Rodriguez (2002) guideline 17; NBME item-writing guide (Paniagua & Swygert 2016)"
+
+
+def _is_negation(w: Word, nxt: Word | None, lexicon: tuple[str, ...]) -> bool:
+    if w.low == "least":
+        return nxt is not None and nxt.low in LEAST_QUALITY
+    return w.low in lexicon or w.low.endswith("n't")
+
+
+def _idiom_mask(ws: list[Word]) -> set[int]:
+    """Indexes of words inside a negation idiom ("not only", "at least", "whether or not")."""
+    low = [w.low for w in ws]
+    masked: set[int] = set()
+    for idiom in NEGATION_IDIOMS:
+        p = idiom.split()
+        for i in range(len(low) - len(p) + 1):
+            if low[i : i + len(p)] == p:
+                masked.update(range(i, i + len(p)))
+    return masked
+
+
+def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> list[Word]:
+    """Negations that make the lead-in ask for the excluded option.
+
+    EXCEPT counts anywhere; other negations only in the main clause: from the wh-word (or the
+    start) up to the first clause break, so "so that data does not leave the VPC" is exempt."""
+    ws = words(lead)
+    masked = _idiom_mask(ws)
+    start = next((i for i, w in enumerate(ws) if w.low in WH_WORDS), 0)
+    found = []
+    in_main = True
+    for i, w in enumerate(ws):
+        if i > start and w.low in CLAUSE_BREAKS:
+            in_main = False
+        if i in masked:
+            continue
+        nxt = ws[i + 1] if i + 1 < len(ws) else None
+        if w.low == "except" or (in_main and i >= start and _is_negation(w, nxt, lexicon)):
+            found.append(w)
+    return found
+
+
+def _lead_and_negations(q: Question, ctx) -> tuple[str, list[Word]]:
+    lead = lead_in(q.stem)
+    return lead, negative_lead_words(lead, tuple(ctx.option("words")))
+
+
+_NEG_OPTION = {"words": Option(list(NEGATIVE_LEAD), "Negation words in the lead-in (n't contractions always count; "
+                                                     "LEAST only before 'likely', 'appropriate', ...).")}
+
+
+@rule("T001", "negative-stem", "error", options=_NEG_OPTION, source=_H17)
+def negative_stem(q: Question, ctx) -> Iterator[Finding]:
+    """The lead-in asks for the excluded option with an unemphasised NOT, EXCEPT or FALSE.
+
+    ## What it does
+    Looks only at the lead-in (the last stem sentence ending in `?` or `:`) for a negation in its
+    main clause (from the wh-word to the first "so", "that", "to", "if", "when", ...): `not`,
+    `n't`, `cannot`, `never`, `false`, `incorrect`, `wrong`, `except` anywhere, and `least` before
+    a quality word ("LEAST likely"). It reports negations written in plain lower case; emphasised
+    ones (capitals, `**bold**`, `*italic*`) are T002's, a warning. Not negations: "at least",
+    "not only", "whether or not", and AWS criteria such as "LEAST operational overhead".
+
+    ## Why it matters
+    Candidates read past an unemphasised "not" and answer the opposite question: the item then
+    measures reading speed, not knowledge (H17). Negative stems also teach the wrong fact.
+
+    ## Example
+    ```yaml
+    stem: Which of the following is not a benefit of Amazon SageMaker Feature Store?
+    ```
+
+    ## Fix
+    Ask for the correct option instead ("Which benefit does Feature Store provide?"); if the
+    negative form is unavoidable, emphasise it: `Which ... is **NOT** ...?` (then T002 warns).
+    """
+    lead, negs = _lead_and_negations(q, ctx)
+    plain_negs = [w for w in negs if not emphasised(lead, w.start, w.end)]
+    if plain_negs:
+        yield Finding("/stem", f"the lead-in asks a negative question with an unemphasised {plain_negs[0].low!r}: "
+                               "rephrase positively, or write it in capitals")
+
+
+@rule("T002", "emphasised-negative-stem", "warning", options=_NEG_OPTION, source=_H17)
+def emphasised_negative_stem(q: Question, ctx) -> Iterator[Finding]:
+    """The lead-in asks for the excluded option with an emphasised NOT or EXCEPT.
+
+    ## What it does
+    The same detection as T001, for negations written in capitals (`NOT`, `EXCEPT`) or inside
+    bold or italic markup. Two codes rather than one rule with two severities, so a team can
+    allow emphasised negatives (`ignore = ["T002"]`) while still failing plain ones.
+
+    ## Why it matters
+    Emphasis prevents misreading, but a negative question still asks candidates to recognise a
+    wrong statement rather than recall a right one (H17); use it sparingly.
+
+    ## Example
+    ```yaml
+    stem: Which of these services does **NOT** encrypt data at rest by default?
+    ```
+
+    ## Fix
+    Prefer a positive lead-in ("Which service requires encryption to be turned on?").
+    """
+    lead, negs = _lead_and_negations(q, ctx)
+    if negs and all(emphasised(lead, w.start, w.end) for w in negs):
+        yield Finding("/stem", f"the lead-in asks a negative question ({lead[negs[0].start:negs[0].end]!r}): "
+                               "prefer a positive question")
+
+
+_LITOTES = re.compile(r"\bnot\s+(?:un[a-z]{3,}|in(?:correct|valid|accurate|appropriate|frequent|consistent|significant|secure|efficient)"
+                      r"|im(?:possible|probable|proper)|ir(?:relevant|regular)|il(?:legal|logical)|non-?[a-z]{3,})\b", re.I)
+
+
+def _negation_count(text: str) -> int:
+    ws = words(text)
+    masked = _idiom_mask(ws)
+    return sum(1 for i, w in enumerate(ws) if i not in masked and (w.low in NEGATIONS or w.low.endswith("n't")))
+
+
+@rule("T003", "double-negative", "error", source="NBME item-writing guide (Paniagua & Swygert 2016): double negatives")
+def double_negative(q: Question, ctx) -> Iterator[Finding]:
+    """A negative lead-in meets a second negation, in the lead-in or in an option.
+
+    ## What it does
+    When the lead-in is negative (as T001/T002 detect it), reports a second negation in the
+    lead-in ("Which is NOT a service that does not ...") or any option that is itself negative
+    (`not`, `no`, `never`, `none`, `cannot`, `n't`, ...). Also reports litotes such as
+    "not uncommon" or "not incorrect" anywhere in the lead-in.
+
+    ## Why it matters
+    Candidates must resolve "which is NOT ... does not" before they can think about the content:
+    construct-irrelevant difficulty that penalises careful readers.
+
+    ## Example
+    ```yaml
+    stem: Which statement about S3 Versioning is NOT true?
+    options:
+      - {id: a, text: Versioning cannot be suspended once enabled, correct: false}
+    ```
+
+    ## Fix
+    Rewrite the lead-in positively, or rewrite the negative options as positive statements.
+    """
+    lead = lead_in(q.stem)
+    if _LITOTES.search(lead):
+        yield Finding("/stem", f"the lead-in uses a double negative ({_LITOTES.search(lead).group(0)!r})")
+        return
+    negs = negative_lead_words(lead)
+    if not negs:
+        return
+    if _negation_count(lead) >= 2:
+        yield Finding("/stem", "the lead-in holds two negations: ask the question positively")
+        return
+    for o in q.options:
+        if _negation_count(o.text):
+            yield Finding(f"{o.pointer}/text", f"negative option {o.text.strip()!r} under a negative lead-in makes a double negative")
+            return
+
+
+@rule("T004", "blank-mid-stem", "warning",
+      source="Moore, Nguyen, Chen & Stamper (2023) rubric: fill-in-the-blank; Haladyna et al. (2002) guideline 14")
+def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
+    """A fill-in blank (`___`) stands in the middle of the stem rather than at its end.
+
+    ## What it does
+    Finds blanks (three or more underscores, `[blank]`) in the stem; reports one that is followed
+    by more words before the end of the stem (a "(Choose N.)" note does not count). Lines made
+    only of underscores are Markdown rules, not blanks.
+
+    ## Why it matters
+    A blank in the middle makes candidates hold the whole sentence in memory and re-read it with
+    each option; an incomplete statement should end with the blank, or be a question.
+
+    ## Example
+    ```yaml
+    stem: ___ stores the latest feature values for low-latency lookups.
+    ```
+
+    ## Fix
+    Ask a question: "Which Feature Store component serves the latest values with low latency?"
+    """
+    body = stem_body(q.stem)
+    for m in blanks(body):
+        rest = body[m.end():]
+        if re.search(r"[A-Za-z0-9]", rest):
+            yield Finding("/stem", "the fill-in blank is in the middle of the stem: end the stem with it, or ask a question")
+            return
+
+
+_UNFOCUSED = re.compile(
+    r"^\s*(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+following|these|the\s+options|the\s+statements)\s+)?"
+    r"(?:statements?\s+|options?\s+|answers?\s+|choices?\s+)?(?:(?:about|regarding|concerning|on|of)\s+[^?]{1,80}?\s+)?"
+    r"(?:is|are)\s+(?:\W*not\W*\s+)?(?:most\s+)?(?:true|correct|accurate|valid|right|false|incorrect)\b", re.I)
+_NUMBERED = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+
+
+@rule("T005", "unfocused-stem", "warning",
+      source="Haladyna et al. (2002) guideline 15; NBME item-writing guide: the 'cover the options' rule")
+def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
+    """The stem states no question or task: it fails the "cover the options" test.
+
+    ## What it does
+    Reports a stem that has no sentence ending in `?`, does not end with `:` or a blank, and whose
+    last sentence starts with neither a wh-word nor a task verb ("Select", "Identify"). Also
+    reports lead-ins that only ask "Which of the following (statements) is (NOT) true/correct/false?",
+    which cannot be answered before reading the options, unless the stem lists the numbered
+    statements itself. Completion items (a blank, or a stem that stops mid-sentence) are focused.
+
+    ## Why it matters
+    A focused stem lets a knowledgeable candidate answer before looking at the options; an
+    unfocused one turns the item into a set of true/false statements.
+
+    ## Example
+    ```yaml
+    stem: Amazon SageMaker Model Monitor and data drift.
+    ```
+
+    ## Fix
+    End with the question the options answer: "Which Model Monitor schedule detects feature drift
+    without ground-truth labels?"
+    """
+    body = stem_body(q.stem)
+    lead = lead_in(q.stem)
+    if _UNFOCUSED.match(lead) and not _NUMBERED.search(body):
+        yield Finding("/stem", "the lead-in only asks which statement is true: state the problem the options solve")
+        return
+    sentences = raw_sentences(body)
+    if not sentences:
+        return
+    if any(s.rstrip("*_ )").endswith("?") for s in sentences) or body.rstrip("*_ ").endswith(":"):
+        return
+    if blanks(body) or not body.rstrip("*_ )").endswith((".", "!")):
+        return  # a completion item: the options finish the statement
+    first = tokens(sentences[-1])[:1]
+    if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS):
+        return
+    yield Finding("/stem", "the stem asks no question: end it with the question or task the options answer")
+
+
+_WHICH_N = re.compile(r"\b(?:which|what)\s+(two|three|four|five|six|[2-6])\b", re.I)
+_OPEN_COUNT = re.compile(r"\b(?:all\s+that\s+apply|one\s+or\s+more|any\s+that\s+apply)\b", re.I)
+_CHOOSE_ONE = re.compile(r"\b(?:choose|select|pick)\s+(?:one|1|the\s+best\s+answer)\b", re.I)
+_N = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+@rule("T006", "choose-n-wording", "error", source="Exam format (AWS multiple-response items state 'Choose N'); "
+                                                   "complements K002's key count")
+def choose_n_wording(q: Question, ctx) -> Iterator[Finding]:
+    """The stem's wording of how many to choose disagrees with the question type.
+
+    ## What it does
+    K002 already compares the key count with `choose` and with "(Choose N.)"/"Select N" in the
+    stem. This rule covers the wordings K002 does not parse:
+    - "Which TWO actions ...?" whose number differs from `choose` (1 for `single`);
+    - open counts ("Select all that apply", "one or more"), which no AWS-style item uses and
+      which need a fixed `choose`;
+    - "Choose one"/"Select the best answer" in a `multiple` question.
+
+    ## Why it matters
+    Candidates follow the words; a stem that says "which two" on a single-answer item, or "all
+    that apply" on a fixed-count item, is scored against a different question than it asks.
+
+    ## Example
+    ```yaml
+    type: single
+    stem: Which two services can store the features? ...
+    ```
+
+    ## Fix
+    Make the wording, `type` and `choose` agree: "(Choose TWO.)" with `type: multiple`, `choose: 2`.
+    """
+    stem = q.stem
+    m = _OPEN_COUNT.search(stem)
+    if m:
+        yield Finding("/stem", f"the stem asks for {m.group(0)!r}: state a fixed number ('Choose TWO.') and set choose")
+        return
+    for m in _WHICH_N.finditer(stem):
+        n = _N.get(m.group(1).lower()) or int(m.group(1))
+        if n != q.choose:
+            yield Finding("/stem", f"the stem asks {m.group(0)!r} but the question expects {q.choose} answer(s)")
+            return
+    if q.type == "multiple" and _CHOOSE_ONE.search(stem):
+        yield Finding("/stem", f"the stem says {_CHOOSE_ONE.search(stem).group(0)!r} but choose is {q.choose}")
+
+
+@rule("T007", "window-dressing", "info", default_enabled=False,
+      options={"max-words": Option(120, "Word budget for the stem (no published figure: a team choice, "
+                                        "above the 40-80 words typical of associate-level scenarios).")},
+      source="Haladyna et al. (2002) guidelines 13 and 16 (avoid window dressing, excessive verbiage)")
+def window_dressing(q: Question, ctx) -> Iterator[Finding]:
+    """The stem is longer than the word budget (off by default).
+
+    ## What it does
+    Counts the words of the stem (Markdown markup and the "(Choose N.)" note excluded) and
+    reports stems over `max-words`. Off by default: enable it with `extend-select = ["T007"]`
+    and set the budget to your bank's norm.
+
+    ## Why it matters
+    Details that do not bear on the answer make the item a reading test and slow every candidate;
+    long scenarios should earn their length with constraints the options depend on.
+
+    ## Example
+    A 200-word stem that recounts the company's history before asking which metric to monitor.
+
+    ## Fix
+    Cut sentences that no option's rationale refers to.
+    """
+    n = len(tokens(stem_body(q.stem)))
+    budget = int(ctx.option("max-words"))
+    if n > budget:
+        yield Finding("/stem", f"the stem has {n} words, over the budget of {budget}: cut details the options do not depend on")
