@@ -32,6 +32,11 @@ NOUNS = ("pipeline endpoint dataset feature cluster bucket table stream notebook
          "budget quota tenant account region zone catalog crawler job instance fleet batch shadow canary variant").split()
 VERBS = ("stores streams scales encrypts monitors labels trains deploys tunes audits replicates partitions caches "
          "routes filters validates compresses shards schedules retries throttles aggregates profiles").split()
+# Option names use their own vocabulary, so keys don't repeat stem words (a real bank's cue rules
+# would flag that) and the benchmark bank lints mostly clean, like a real one.
+OPTION_WORDS = ("Kinesis Firehose Glue Athena Redshift Lambda Fargate Aurora DynamoDB Neptune Timestream "
+                "Inspector Macie Comprehend Textract Rekognition Polly Lex Kendra Forecast Personalize Braket "
+                "Lightsail Outposts Snowball Transfer DataSync Backup Config Shield").split()
 ADJ = ("managed durable private regional encrypted serverless batch real-time incremental distributed isolated "
        "versioned cost-effective low-latency high-throughput fault-tolerant auditable").split()
 
@@ -69,9 +74,9 @@ def _block(text: str, indent: int) -> str:
 def question(i: int, rng: random.Random, exam: str, domain: str, flaw: str = "") -> str:
     qid = f"bench-{i:06d}"
     key = rng.randrange(4)
-    names = [f"{rng.choice(ADJ).capitalize()} {rng.choice(NOUNS)} {rng.choice(NOUNS)}" for _ in range(4)]
+    names = [" ".join(rng.sample(OPTION_WORDS, 3)) for _ in range(4)]
     while len(set(names)) < 4:
-        names = [f"{rng.choice(ADJ).capitalize()} {rng.choice(NOUNS)} {rng.choice(NOUNS)} {j}" for j in range(4)]
+        names = [" ".join(rng.sample(OPTION_WORDS, 3)) for _ in range(4)]
     opts = []
     for j, name in enumerate(names):
         correct = j == key or (flaw == "two-keys" and j == (key + 1) % 4)

@@ -1,0 +1,151 @@
+"""The speed benchmark: `make bench` (or `python benchmarks/run.py`). Prints a Markdown table.
+
+For banks of 1k, 10k and 100k generated questions (benchmarks/bankgen.py), in one run on the
+same files: qlint cold (no cache), qlint warm (cache, nothing changed), qlint on one changed
+file inside the bank (the pre-commit case, bank rules on), check-jsonschema with qlint's schema
+(schema only), yamllint, and the floor (read + parse every file with the fastest YAML parser
+here, libyaml through PyYAML, in one process). Wall and CPU time, peak memory of the whole
+process tree, and wall time as a ratio to check-jsonschema.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+import bankgen  # noqa: E402
+
+BIN = Path(sys.executable).parent
+ARG_MAX_FILES = 4000  # files per command line for tools that take file lists
+
+
+@dataclass
+class Measure:
+    wall: float
+    cpu: float
+    peak_mb: float
+    code: int
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident memory of `pid` and all its descendants, in bytes (Linux /proc)."""
+    total, stack, seen = 0, [pid], set()
+    while stack:
+        p = stack.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open(f"/proc/{p}/statm") as fh:
+                total += int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            with open(f"/proc/{p}/task/{p}/children") as fh:
+                stack += [int(c) for c in fh.read().split()]
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total
+
+
+def measure(cmd: list[str], cwd: Path) -> Measure:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    done.set()
+    sampler.join()
+    peak_mb = max(peak[0] / 2**20, usage.ru_maxrss / 1024)
+    return Measure(wall, usage.ru_utime + usage.ru_stime, peak_mb, os.waitstatus_to_exitcode(status))
+
+
+def measure_batched(cmd: list[str], files: list[str], cwd: Path) -> Measure:
+    """Tools that take file lists, split under the OS argument limit, run one after another."""
+    parts = [measure(cmd + files[i : i + ARG_MAX_FILES], cwd) for i in range(0, len(files), ARG_MAX_FILES)]
+    return Measure(sum(p.wall for p in parts), sum(p.cpu for p in parts), max(p.peak_mb for p in parts), max(p.code for p in parts))
+
+
+FLOOR = """
+import sys, yaml
+from yaml import CSafeLoader
+for path in open(sys.argv[1]).read().split("\\n"):
+    if path:
+        with open(path, "rb") as fh:
+            yaml.load(fh.read(), Loader=CSafeLoader)
+"""
+
+
+def run_bank(n: int, root: Path, tools: set[str]) -> list[tuple[str, Measure | None]]:
+    bank = root / "bank"
+    bankgen.generate(bank, n)
+    (root / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
+    files = sorted(str(p.relative_to(root)) for p in bank.rglob("*.yaml") if "exams" not in p.parts)
+    (root / "files.txt").write_text("\n".join(files), encoding="utf-8")
+    qlint = [str(BIN / "qlint"), "check", "--fail-on", "error"]
+    rows: list[tuple[str, Measure | None]] = []
+    shutil.rmtree(root / ".qlint_cache", ignore_errors=True)
+    rows.append(("qlint cold (no cache)", measure(qlint + ["--no-cache", "bank"], root)))
+    measure(qlint + ["bank"], root)  # fill the cache
+    rows.append(("qlint warm (cache)", measure(qlint + ["bank"], root)))
+    changed = root / files[len(files) // 2]
+    changed.write_text(changed.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    rows.append(("qlint, one changed file", measure(qlint + [str(changed.relative_to(root))], root)))
+    schema = str(REPO / "schema" / "question.schema.json")
+    rows.append(("check-jsonschema (schema only)",
+                 measure_batched([str(BIN / "check-jsonschema"), "--schemafile", schema], files, root)
+                 if "check-jsonschema" in tools else None))
+    rows.append(("yamllint", measure([str(BIN / "yamllint"), "-d", "relaxed", "bank"], root)
+                 if "yamllint" in tools and n <= 10_000 else None))
+    rows.append(("floor: read + libyaml parse", measure([sys.executable, "-c", FLOOR, str(root / "files.txt")], root)))
+    return rows
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", default="1000,10000,100000", help="bank sizes, comma-separated")
+    p.add_argument("--work", type=Path, default=None, help="folder for the generated banks (default: a temp folder)")
+    args = p.parse_args()
+    tools = {t for t in ("check-jsonschema", "yamllint") if (BIN / t).exists()}
+    work = args.work or Path(tempfile.mkdtemp(prefix="qlint-bench-"))
+    print(f"qlint benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
+          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Python {platform.python_version()}")
+    print()
+    print("| bank | tool | wall s | CPU s | peak MB | wall vs check-jsonschema |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for n in (int(s) for s in args.sizes.split(",")):
+        rows = run_bank(n, work / f"bank-{n}", tools)
+        ref = dict(rows).get("check-jsonschema (schema only)")
+        for name, m in rows:
+            if m is None:
+                print(f"| {n:,} | {name} | — | — | — | not run |")
+                continue
+            ratio = f"{m.wall / ref.wall:.2f}x" if ref else "—"
+            flag = "" if m.code in (0, 1) else f" (exit {m.code})"
+            print(f"| {n:,} | {name}{flag} | {m.wall:.2f} | {m.cpu:.2f} | {m.peak_mb:.0f} | {ratio} |")
+        sys.stdout.flush()
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
