@@ -88,6 +88,37 @@ def longest_run(questions: list[Question]) -> tuple[int, int, int]:
     return best
 
 
+@dataclass(frozen=True)
+class Run:
+    """Consecutive single-answer questions (bank order) keyed at the same position."""
+
+    start: int  # index of the first question in the list given
+    length: int
+    position: int  # 0-based key position
+    chance: float  # probability of one given run this long: product of 1/k after the first
+
+
+def key_runs(questions: list[Question], min_length: int = 2) -> list[Run]:
+    """Every run of at least `min_length`; a question without exactly one key breaks a run."""
+    out: list[Run] = []
+    start, length, prev, chance = 0, 0, None, 1.0
+
+    def close() -> None:
+        if prev is not None and length >= min_length:
+            out.append(Run(start, length, prev, chance))
+
+    for i, q in enumerate(questions):
+        pos = q.keys[0].index if q.type == "single" and len(q.keys) == 1 else None
+        if pos is not None and pos == prev:
+            length += 1
+            chance /= max(1, len(q.options))
+            continue
+        close()
+        start, length, prev, chance = i, (1 if pos is not None else 0), pos, 1.0
+    close()
+    return out
+
+
 def key_is_longest(q: Question) -> bool:
     if len(q.keys) != 1 or len(q.options) < 2:
         return False
