@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         config = load_config()
         settings = make_settings(config, args.select, args.ignore, args.extend_select)
     except (ConfigError, SelectionError) as exc:
-        print(f"qlint: error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():  # one line per mistake, each naming file and key
+            print(f"qlint: error: {line}", file=sys.stderr)
         return EXIT_ERROR
     fmt = args.output_format or config.output_format or "text"
     if fmt not in REPORTERS:
@@ -63,9 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     paths = args.paths or [str(config.bank_dir)]
     result = lint(paths, settings)
-    sources = {}
-    if args.show_source:
-        sources = {r.diagnostics[0].path: r.text for r in result.results.values() if r.diagnostics and r.text}
+    sources = result.sources if args.show_source else {}
     ctx = ReportContext(
         files_checked=len(result.files),
         color=use_color(sys.stdout) and not args.no_color and fmt == "text",
