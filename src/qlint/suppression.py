@@ -161,13 +161,16 @@ def apply_suppressions(diagnostics: list[Diagnostic], text: str, path: str, sele
         return diagnostics
     directives, errors = parse(text)
     kept: list[Diagnostic] = []
+    unreadable = False
     for d in diagnostics:
-        x = _covering(d, directives) if suppressible(RULES.get(d.code)) else None
+        allowed = suppressible(RULES.get(d.code))
+        unreadable |= not allowed and d.code[0] in "YS"
+        x = _covering(d, directives) if allowed else None
         if x is None:
             kept.append(d)
         else:
             x.used.add(d.code)
-    meta = list(_meta(directives, errors, path, selection))
+    meta = list(_meta(directives, errors, path, selection, unreadable))
     return kept + [m for m in meta if _covering(m, directives) is None]
 
 
@@ -175,14 +178,14 @@ def _ran(codes: Iterable[str], path: str, selection: Selection) -> bool:
     return any(selection.allows(c, path) for c in codes)
 
 
-def _meta(directives: list[Directive], errors, path: str, selection: Selection) -> Iterable[Diagnostic]:
+def _meta(directives: list[Directive], errors, path: str, selection: Selection, unreadable: bool) -> Iterable[Diagnostic]:
     invalid, unused = RULES.get("M002"), RULES.get("M001")
     if selection.allows("M002", path):
         for line, col, end_col, message in errors:
             yield Diagnostic(path, line, col, invalid.code, invalid.name, selection.severity_of(invalid), message,
                              line, end_col)
-    if not selection.allows("M001", path):
-        return
+    if not selection.allows("M001", path) or unreadable:
+        return  # no rule ran on a file that is not a valid question: nothing can be judged unused
     for x in directives:
         if x.verb == "enable":
             continue
