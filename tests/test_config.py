@@ -137,3 +137,11 @@ def test_rule_options_severity_and_per_file_ignores_apply(tmp_path, monkeypatch,
     out = capsys.readouterr().out
     assert "bank/q.yaml:" in out and "K001" in out and "drafts" not in out
     assert main(["check", "bank", "--fail-on", "info"]) == 1
+
+
+def test_the_documented_example_is_valid(tmp_path):
+    doc = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    write(tmp_path, "pyproject.toml", example)
+    config = load_config(tmp_path)
+    assert config.rules["B006"] == {"warn-at": 0.6, "error-at": 0.85} and config.severity

@@ -109,6 +109,7 @@ def parse(text: str) -> tuple[list[Directive], list[tuple[int, int, int, str]]]:
             errors.append((line_no, col, end_col, f"unknown qlint directive {verb!r}; use one of {', '.join(VERBS)}"))
             continue
         listed, _, reason = rest.partition("--")
+        listed = listed.split("#", 1)[0]  # a second comment after the rules is not a rule
         named = tuple(c for c in re.split(r"[\s,]+", listed.strip()) if c)
         codes: set[str] | None = None
         bad = False

@@ -1,10 +1,12 @@
 """Key leaks between items ("enemy items"): one question's answer written into another's stem.
 
-Two leaks are found, each with a hash lookup per stem position, never a pass over every pair:
+Two leaks are found:
 - the key's text (at least `min_words` words) appears word for word in another stem;
 - a run of `ngram` words from the explanation appears in another stem.
 A phrase also in the leaking question's own stem is its scenario, not its answer, and a phrase
-found in more than `max_stems` stems is shared wording of the bank (boilerplate), so neither counts.
+found in more than `max_stems` stems is shared wording of the bank (boilerplate), so neither
+counts. Each stem's n-grams are intersected, as sets, with the phrases looked for: no pass over
+pairs of questions, and the per-word work runs inside Python's set operations.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from dataclasses import dataclass
 from qlint.bank.similarity import ngrams
 from qlint.model import Question
 from qlint.text import tokens
+
+Gram = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -25,46 +29,63 @@ class Leak:
     option: int = -1  # the key's option index, for kind "key"
 
 
-def find_leaks(questions: list[Question], stems: list[list[str]], min_words: int = 4, ngram: int = 8,
-               max_stems: int = 3) -> list[Leak]:
-    anchors: dict[tuple[str, ...], list[tuple[int, int, tuple[str, ...]]]] = {}
+def _holders(grams: list[set[Gram]], wanted: set[Gram]) -> dict[Gram, list[int]]:
+    """Wanted n-gram -> the stems (indexes) containing it."""
+    out: dict[Gram, list[int]] = {}
+    for b, mine in enumerate(grams):
+        for gram in mine & wanted:
+            out.setdefault(gram, []).append(b)
+    return out
+
+
+def _contains(toks: list[str], phrase: Gram) -> bool:
+    n = len(phrase)
+    return any(tuple(toks[i:i + n]) == phrase for i in range(len(toks) - n + 1))
+
+
+def key_leaks(questions: list[Question], stems: list[list[str]], min_words: int, max_stems: int) -> list[Leak]:
+    anchors: dict[Gram, list[tuple[int, int, Gram]]] = {}  # first `min_words` words -> keys
     for a, q in enumerate(questions):
         for k in q.keys:
             phrase = tuple(tokens(k.text))
             if len(phrase) >= min_words and not _contains(stems[a], phrase):
                 anchors.setdefault(phrase[:min_words], []).append((a, k.index, phrase))
-
-    hits: dict[tuple[int, int, tuple[str, ...]], set[int]] = {}  # (source, option, phrase) -> stems
-    for b, toks in enumerate(stems):
-        for i, gram in enumerate(ngrams(toks, min_words)):
-            for a, opt, phrase in anchors.get(gram, ()):
-                if a != b and tuple(toks[i:i + len(phrase)]) == phrase:
-                    hits.setdefault((a, opt, phrase), set()).add(b)
-    leaks = [Leak(a, b, "key", " ".join(phrase), opt)
-             for (a, opt, phrase), where in hits.items() if len(where) <= max_stems for b in where]
-
-    index: dict[int, list[int]] = {}  # hashed stem n-gram -> stems holding it
-    for b, toks in enumerate(stems):
-        for h in set(map(hash, ngrams(toks, ngram))):
-            index.setdefault(h, []).append(b)
-    keyed = {(x.source, x.stem_of) for x in leaks}
-    for a, q in enumerate(questions):
-        etoks = tokens(q.explanation)
-        mine = set(map(hash, ngrams(stems[a], ngram)))
-        found: dict[int, int] = {}  # stem -> first position in the explanation
-        for i, gram in enumerate(ngrams(etoks, ngram)):
-            h = hash(gram)
-            where = index.get(h)
-            if not where or h in mine or len(where) > max_stems:
-                continue
+    if not anchors:
+        return []
+    holders = _holders([set(ngrams(s, min_words)) for s in stems], set(anchors))
+    hits: dict[tuple[int, int, Gram], list[int]] = {}
+    for anchor, where in holders.items():
+        for a, opt, phrase in anchors[anchor]:
             for b in where:
-                if b != a and (a, b) not in keyed:
-                    found.setdefault(b, i)
-        for b, i in sorted(found.items()):
-            leaks.append(Leak(a, b, "explanation", " ".join(etoks[i:i + ngram])))
-    return sorted(leaks, key=lambda x: (x.stem_of, x.source, x.kind))
+                if b != a and (len(phrase) == min_words or _contains(stems[b], phrase)):
+                    hits.setdefault((a, opt, phrase), []).append(b)
+    return [Leak(a, b, "key", " ".join(phrase), opt)
+            for (a, opt, phrase), where in hits.items() if len(where) <= max_stems for b in where]
 
 
-def _contains(toks: list[str], phrase: tuple[str, ...]) -> bool:
-    n = len(phrase)
-    return any(tuple(toks[i:i + n]) == phrase for i in range(len(toks) - n + 1))
+def explanation_leaks(questions: list[Question], stems: list[list[str]], ngram: int, max_stems: int,
+                      skip: set[tuple[int, int]]) -> list[Leak]:
+    stem_grams = [set(ngrams(s, ngram)) for s in stems]
+    expl_toks = [tokens(q.explanation) for q in questions]
+    expl_grams = [set(ngrams(t, ngram)) - stem_grams[a] for a, t in enumerate(expl_toks)]
+    holders = _holders(stem_grams, set().union(*expl_grams))
+    leaks = []
+    for a, grams in enumerate(expl_grams):
+        found = {g for g in grams if g in holders and len(holders[g]) <= max_stems}
+        if not found:
+            continue
+        first: dict[int, Gram] = {}  # stem -> earliest leaking passage of the explanation
+        for gram in ngrams(expl_toks[a], ngram):
+            if gram in found:
+                for b in holders[gram]:
+                    if b != a and (a, b) not in skip:
+                        first.setdefault(b, gram)
+        leaks += [Leak(a, b, "explanation", " ".join(g)) for b, g in sorted(first.items())]
+    return leaks
+
+
+def find_leaks(questions: list[Question], stems: list[list[str]], min_words: int = 4, ngram: int = 8,
+               max_stems: int = 3) -> list[Leak]:
+    keys = key_leaks(questions, stems, min_words, max_stems)
+    rest = explanation_leaks(questions, stems, ngram, max_stems, {(x.source, x.stem_of) for x in keys})
+    return sorted(keys + rest, key=lambda x: (x.stem_of, x.source, x.kind))

@@ -26,16 +26,29 @@ def ngrams(toks: Sequence[str], n: int) -> Iterable[tuple[str, ...]]:
     return zip(*(toks[i:] for i in range(n)))
 
 
-def shingles(q: Question, n: int = SHINGLE) -> frozenset[int]:
-    """Hashed word n-grams of the stem and of each option (a shorter option is one shingle)."""
-    segments = [tokens(q.stem)] + sorted(tokens(o.text) for o in q.options)
+def shingles(q: Question, n: int = SHINGLE, stem: list[str] | None = None,
+             cache: dict[str, list[str]] | None = None) -> frozenset[int]:
+    """Hashed word n-grams of the stem and of each option (a shorter option is one shingle).
+    `stem` passes tokens already computed; `cache` shares option tokens (banks reuse options)."""
+    cache = {} if cache is None else cache
+    options = []
+    for o in q.options:
+        toks = cache.get(o.text)
+        if toks is None:
+            toks = cache[o.text] = tokens(o.text)
+        options.append(toks)
     out: set[int] = set()
-    for seg in segments:
+    for seg in [tokens(q.stem) if stem is None else stem] + sorted(options):
         if len(seg) >= n:
             out.update(map(hash, ngrams(seg, n)))
         elif seg:
             out.add(hash(tuple(seg)))
     return frozenset(out)
+
+
+def bank_shingles(questions: list[Question], stems: list[list[str]]) -> list[frozenset[int]]:
+    cache: dict[str, list[str]] = {}
+    return [shingles(q, SHINGLE, s, cache) for q, s in zip(questions, stems)]
 
 
 def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
@@ -58,15 +71,18 @@ class SimilarityIndex:
         df: Counter[int] = Counter()
         for s in sets:
             df.update(s)
+        repeated = {g for g, c in df.items() if c > 1}  # a shingle seen once cannot pair anything
+        # the global order (rarest first, ties by value) as a rank, so sorting needs no Python key function
+        rank = {g: r for r, g in enumerate(sorted(repeated, key=lambda g: (df[g], g)))}
         self._prefixes: list[list[int]] = []
         self._postings: dict[int, list[int]] = {}
         for i, s in enumerate(sets):
-            shared = [g for g in s if df[g] > 1]
+            shared = s & repeated
             room = _prefix_size(len(s), threshold) - (len(s) - len(shared))  # unique ones come first
             if room <= 0 or not s:
                 self._prefixes.append([])
                 continue
-            prefix = sorted(shared, key=lambda g: (df[g], g))[:room]
+            prefix = sorted(shared, key=rank.__getitem__)[:room]
             self._prefixes.append(prefix)
             for g in prefix:
                 self._postings.setdefault(g, []).append(i)
@@ -94,7 +110,9 @@ class SimilarityIndex:
         return out
 
 
-def near_duplicates(questions: list[Question], threshold: float, probes: Iterable[int]) -> dict[int, list[tuple[int, float]]]:
+def near_duplicates(questions: list[Question], threshold: float, probes: Iterable[int],
+                    stems: list[list[str]] | None = None) -> dict[int, list[tuple[int, float]]]:
     """For each probe (an index into `questions`), its near-duplicates at Jaccard >= threshold."""
-    index = SimilarityIndex([shingles(q) for q in questions], threshold)
+    stems = stems if stems is not None else [tokens(q.stem) for q in questions]
+    index = SimilarityIndex(bank_shingles(questions, stems), threshold)
     return {i: found for i in probes if (found := index.similar(i))}

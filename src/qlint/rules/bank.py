@@ -274,7 +274,8 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
     warn_at, error_at = float(ctx.option("warn-at")), float(ctx.option("error-at"))
     questions = bank.questions
     probes = [i for i, t in enumerate(bank.target_flags()) if t]
-    found = bank.memo(f"near-duplicates@{warn_at}", lambda: near_duplicates(questions, warn_at, probes))
+    stems = bank.memo("stem-tokens", lambda: [tokens(q.stem) for q in questions])
+    found = bank.memo(f"near-duplicates@{warn_at}", lambda: near_duplicates(questions, warn_at, probes, stems))
     for i, pairs in sorted(found.items()):
         j, score = pairs[0]
         others = len(pairs) - 1
