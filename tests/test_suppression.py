@@ -80,6 +80,8 @@ def test_unused_suppressions_are_reported_only_for_rules_that_ran(tmp_path):
     out = check(tmp_path, text)
     assert out == ["1 M001", "12 M001", "25 K005"], out  # K003 and K002 found nothing; K001 was used
     assert check(tmp_path, text, select=("K001", "M")) == []  # K002/K003 did not run: not judged
+    assert check(tmp_path, TEXT + "# qlint: disable-file\n") == ["77 M001"]
+    assert check(tmp_path, TEXT + "# qlint: disable-file\n", select=("M",)) == []  # no rule ran
 
 
 def test_invalid_directives_and_codes(tmp_path):

@@ -191,7 +191,7 @@ def _meta(directives: list[Directive], errors, path: str, selection: Selection, 
         if x.verb == "enable":
             continue
         if x.codes is None:
-            if x.used:
+            if x.used or not _ran((c for c in selection.enabled if c not in META), path, selection):
                 continue
             message = f"'{x.verb}' comment suppresses nothing"
         else:
