@@ -172,7 +172,8 @@ def apply_suppressions(diagnostics: list[Diagnostic], text: str, path: str, sele
         else:
             x.used.add(d.code)
     meta = list(_meta(directives, errors, path, selection, unreadable))
-    return kept + [m for m in meta if _covering(m, directives) is None]
+    naming = [x for x in directives if x.codes is not None]  # only a comment naming M codes hides them
+    return kept + [m for m in meta if _covering(m, naming) is None]
 
 
 def _ran(codes: Iterable[str], path: str, selection: Selection) -> bool:
