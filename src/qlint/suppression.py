@@ -192,7 +192,8 @@ def _meta(directives: list[Directive], errors, path: str, selection: Selection, 
         if x.verb == "enable":
             continue
         if x.codes is None:
-            if x.used or not _ran((c for c in selection.enabled if c not in META), path, selection):
+            ran = (c for c in selection.enabled if c not in META and suppressible(RULES.get(c)))
+            if x.used or not _ran(ran, path, selection):
                 continue
             message = f"'{x.verb}' comment suppresses nothing"
         else:
