@@ -52,7 +52,16 @@ def key_leaks(questions: list[Question], stems: list[list[str]], min_words: int,
                 anchors.setdefault(phrase[:min_words], []).append((a, k.index, phrase))
     if not anchors:
         return []
-    holders = _holders([set(ngrams(s, min_words)) for s in stems], set(anchors))
+    firsts = {a[0] for a in anchors}  # build a stem n-gram only where its word starts some key
+    holders: dict[Gram, list[int]] = {}
+    for b, toks in enumerate(stems):
+        seen: set[Gram] = set()
+        for i, t in enumerate(toks):
+            if t in firsts:
+                gram = tuple(toks[i:i + min_words])
+                if gram in anchors and gram not in seen:
+                    seen.add(gram)
+                    holders.setdefault(gram, []).append(b)
     hits: dict[tuple[int, int, Gram], list[int]] = {}
     for anchor, where in holders.items():
         for a, opt, phrase in anchors[anchor]:

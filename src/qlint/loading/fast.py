@@ -17,7 +17,7 @@ from qlint.loading.errors import LoadError
 from qlint.loading.limits import Limits
 
 try:  # libyaml ships in PyYAML's wheels; the pure parser is the same grammar, only slower
-    from yaml import CParser as _Parser
+    from yaml.cyaml import CParser as _Parser  # not re-exported by `yaml`: importing it from there always failed
 except ImportError:  # pragma: no cover - depends on the platform's wheel
     from yaml.loader import Loader as _Parser  # type: ignore[assignment]
 
