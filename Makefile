@@ -19,5 +19,11 @@ check: $(STAMP)  ## the main job: lint the sample bank
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest
 
+docs: $(STAMP)  ## regenerate docs/rules.md from the rule declarations
+	$(BIN)/qlint rule --all --format markdown > docs/rules.md
+
+bench: $(STAMP)  ## bank rules on a generated 20,000-question bank
+	$(BIN)/python benchmarks/bench_bank.py --questions 20000
+
 clean:
 	rm -rf $(VENV) .pytest_cache .qlint_cache build dist

@@ -11,6 +11,15 @@ REPO = Path(__file__).resolve().parent.parent
 BANK = REPO / "bank"
 
 
+SAMPLE = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
+
+
+def standalone_sample() -> str:
+    """The sample question as a file alone in a project: its `related` ids point nowhere there."""
+    text = SAMPLE.read_text(encoding="utf-8")
+    return "\n".join("related: []" if line.startswith("related:") else line for line in text.split("\n"))
+
+
 def shared_dir() -> Path:
     """`QLINT_SHARED` if set, else `../shared` beside the project root."""
     return Path(os.environ.get("QLINT_SHARED", REPO.parent / "shared"))

@@ -18,7 +18,7 @@ import zipfile
 import pytest
 import yaml
 
-from conftest import BANK, REPO
+from conftest import BANK, REPO, standalone_sample
 
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 GOOD = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
@@ -56,11 +56,13 @@ def consumer(tmp_path_factory):
     (root / "bank" / "exams").mkdir()
     (root / "notes").mkdir()
     shutil.copy(BANK / "exams" / "mla-c01.yaml", root / "bank" / "exams")
-    shutil.copy(GOOD, folder / "good.yaml")
-    bad = GOOD.read_text(encoding="utf-8").replace("id: mla-c01-dev-layer-split-gpus", "id: mla-c01-dev-bad")
+    (folder / "good.yaml").write_text(standalone_sample(), encoding="utf-8")
+    bad = standalone_sample().replace("id: mla-c01-dev-layer-split-gpus", "id: mla-c01-dev-bad")
     bad = bad.replace("text: Data parallelism\n    correct: false", "text: Data parallelism\n    correct: true")
     (folder / "bad.yaml").write_text(bad, encoding="utf-8")
     (root / "notes" / "other.yaml").write_text(bad, encoding="utf-8")  # would fail if the hook looked at it
+    # good and bad are deliberate near-copies; the bank's near-duplicate rule is not under test here
+    (root / "qlint.toml").write_text('ignore = ["near-duplicate"]\n', encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
     return root, tmp_path_factory.mktemp("pre-commit-home")

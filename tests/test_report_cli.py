@@ -13,7 +13,7 @@ from qlint.cli import main
 from qlint.cli.commands.check import choose_formats
 from qlint.reports import REPORTERS
 
-from conftest import BANK, REPO
+from conftest import BANK, REPO, standalone_sample
 from reports_support import assert_valid_sarif, report_validator, schema_errors
 
 GOOD = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
@@ -36,8 +36,8 @@ def make_project(root, *edits, broken=False):
     folder.mkdir(parents=True)
     (root / "bank" / "exams").mkdir()
     shutil.copy(BANK / "exams" / "mla-c01.yaml", root / "bank" / "exams")
-    shutil.copy(GOOD, folder / "good.yaml")
-    text = GOOD.read_text(encoding="utf-8").replace("id: mla-c01-dev-layer-split-gpus", "id: mla-c01-dev-edited")
+    (folder / "good.yaml").write_text(standalone_sample(), encoding="utf-8")
+    text = standalone_sample().replace("id: mla-c01-dev-layer-split-gpus", "id: mla-c01-dev-edited")
     for old, new in edits:
         assert old in text
         text = text.replace(old, new, 1)
@@ -45,7 +45,8 @@ def make_project(root, *edits, broken=False):
         (folder / "edited.yaml").write_text(text, encoding="utf-8")
     if broken:
         (folder / "broken.yaml").write_text("id: [unclosed\n", encoding="utf-8")
-    (root / "qlint.toml").write_text("", encoding="utf-8")
+    # the edited file is a deliberate near-copy of good.yaml; near-duplicates are not under test here
+    (root / "qlint.toml").write_text('ignore = ["near-duplicate"]\n', encoding="utf-8")
     return folder
 
 

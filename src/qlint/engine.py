@@ -7,7 +7,7 @@ cached by content hash and computed in worker processes.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from qlint.bank import Bank
@@ -23,6 +23,7 @@ from qlint.project.discovery import discover, display_path, is_within
 from qlint.project.exams import Exam
 from qlint.rules import RULES, Finding, Rule
 from qlint.selection import Selection
+from qlint.suppression import apply_suppressions
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Settings:
     config: Config
     selection: Selection
     exams: dict[str, Exam] = field(default_factory=dict)
+    exam_results: dict[str, "FileResult"] = field(default_factory=dict)  # real path -> result (load_exams)
 
 
 @dataclass
@@ -55,6 +57,7 @@ class FileResult:
     kind: str = "question"
     data: dict[str, Any] | None = None  # plain data when the file loaded
     text: str = ""
+    valid: bool = False  # loaded and schema-valid: bank rules may read it
 
 
 @dataclass
@@ -67,6 +70,11 @@ class LintResult:
     @property
     def fatal(self) -> bool:
         return any(RULES.get(d.code).fatal for d in self.diagnostics)
+
+    @property
+    def sources(self) -> dict[str, str]:
+        """Shown path -> text of every file read, for --show-source (bank findings included)."""
+        return {display_path(p): r.text for p, r in self.results.items() if r.text}
 
 
 def _diag(rule: Rule, severity: Severity, path: str, message: str, line: int, col: int,
@@ -140,7 +148,16 @@ def check_file(path: str, settings: Settings) -> FileResult:
         found += list(_findings(settings, Question(path, data)))
 
     diagnostics = place(found, text, shown, settings)
-    return FileResult(path, diagnostics, kind, data, text)
+    return FileResult(path, diagnostics, kind, data, text, valid=not errors)
+
+
+def load_question(path: str, settings: Settings) -> FileResult:
+    """Load and validate only, no rules: a context question for the bank rules."""
+    try:
+        text, data = load_document(path, settings.config)
+    except LoadError:
+        return FileResult(path, [], "question")
+    return FileResult(path, [], "question", data, text, valid=not validate("question", data))
 
 
 def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Settings) -> list[Diagnostic]:
@@ -153,7 +170,7 @@ def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Se
     out = []
     for rule, f in kept:
         span = locator.locate(f.pointer, f.at_key)
-        out.append(_diag(rule, selection.severity_of(rule), shown, f.message, span.line, span.col,
+        out.append(_diag(rule, selection.severity_of(rule, f.severity), shown, f.message, span.line, span.col,
                          span.end_line, span.end_col, f.pointer, f.fix))
     return out
 
@@ -165,6 +182,7 @@ def load_exams(settings: Settings) -> list[Diagnostic]:
     diagnostics: list[Diagnostic] = []
     for f in files:
         result = check_file(f, settings)
+        settings.exam_results[os.path.realpath(f)] = result
         diagnostics += result.diagnostics
         if result.data is not None and not result.diagnostics:
             exam = Exam.from_data(result.data, f)
@@ -184,58 +202,78 @@ def make_settings(config: Config, select=(), ignore=(), extend_select=()) -> Set
     return Settings(config, selection)
 
 
-def bank_context(settings: Settings, results: dict[str, FileResult]) -> tuple[Bank, dict[str, FileResult]]:
-    """Every question in the bank plus the given results: loaded once, reused for all bank rules."""
-    everything = dict(results)
+def bank_context(settings: Settings, results: dict[str, FileResult]) -> Bank:
+    """Every question in the bank plus the given question results, whatever files were passed
+    (pre-commit passes only staged ones): context files are loaded and validated, no rules run."""
+    everything = {p: r for p, r in results.items() if r.kind == "question"}
+    seen = {os.path.realpath(p) for p in everything}
     folder = settings.config.bank_dir
     if folder.is_dir():
         for f in discover([str(folder)])[0]:
-            key = os.path.realpath(f)
-            if not any(os.path.realpath(p) == key for p in everything) and _kind(f, settings.config) == "question":
-                everything[f] = check_file(f, settings)
-    questions = [Question(p, r.data) for p, r in sorted(everything.items())
-                 if r.data is not None and r.kind == "question" and not any(d.code.startswith(("Y", "S001")) for d in r.diagnostics)]
-    return Bank(questions, settings.exams, set(results)), everything
+            if os.path.realpath(f) not in seen and _kind(f, settings.config) == "question":
+                everything[f] = load_question(f, settings)
+    questions = [Question(p, r.data) for p, r in sorted(everything.items()) if r.valid and r.data is not None]
+    return Bank(questions, settings.exams, {os.path.realpath(p) for p in results})
 
 
 def run_bank_rules(settings: Settings, results: dict[str, FileResult]) -> tuple[list[Diagnostic], Bank | None]:
+    """Bank rules over the whole bank; findings are kept only for `results` (the files asked for),
+    question or exam files alike."""
     rules = settings.selection.rules("bank")
     if not rules:
         return [], None
-    bank, everything = bank_context(settings, results)
+    bank = bank_context(settings, results)
+    by_real = {os.path.realpath(p): p for p in results}
     found: dict[str, list[tuple[Rule, Finding]]] = {}
     for rule in rules:
         ctx = RuleContext(rule, settings.config, settings.exams, bank)
         try:
             for f in rule.check(bank, ctx):  # type: ignore[misc]
-                if f.path in results:  # report on the files asked for; the rest is context
-                    found.setdefault(f.path, []).append((rule, f))
+                target = by_real.get(os.path.realpath(f.path or ""))
+                if target is not None:  # report on the files asked for; the rest is context
+                    found.setdefault(target, []).append((rule, f))
         except Exception as exc:
             first = next(iter(results), None)
             if first:
                 found.setdefault(first, []).append((RULES.get("X001"), Finding("", f"bank rule {rule.code} failed: {type(exc).__name__}: {exc}")))
     out = []
     for path, items in found.items():
-        out += place(items, everything[path].text, display_path(path), settings)
+        out += place(items, results[path].text, display_path(path), settings)
     return out, bank
 
 
 def lint(paths: list[str], settings: Settings) -> LintResult:
     files, missing = discover(paths)
-    exam_diags = load_exams(settings)
+    load_exams(settings)  # exam files the user asked about are reported below
     diagnostics: list[Diagnostic] = []
     results: dict[str, FileResult] = {}
     unreadable = RULES.get("Y010")
     for m in missing:
         diagnostics.append(_diag(unreadable, Severity.ERROR, display_path(m), "no such file or directory", 1, 1))
-    exam_paths = {display_path(d.path) for d in exam_diags}
     for f in files:
-        if _kind(f, settings.config) == "exam" and display_path(f) in exam_paths:
-            diagnostics += [d for d in exam_diags if d.path == display_path(f)]
-            continue
-        result = check_file(f, settings)
+        known = settings.exam_results.get(os.path.realpath(f)) if _kind(f, settings.config) == "exam" else None
+        if known is not None:
+            shown = display_path(f)
+            result = replace(known, path=f, diagnostics=[replace(d, path=shown) for d in known.diagnostics])
+        else:
+            result = check_file(f, settings)
         results[f] = result
         diagnostics += result.diagnostics
-    bank_diags, bank = run_bank_rules(settings, {p: r for p, r in results.items() if r.kind == "question"})
+    bank_diags, bank = run_bank_rules(settings, results)
     diagnostics += bank_diags
+    diagnostics = _suppress(diagnostics, results, settings)
     return LintResult(sorted(diagnostics), files, results, bank)
+
+
+def _suppress(diagnostics: list[Diagnostic], results: dict[str, FileResult], settings: Settings) -> list[Diagnostic]:
+    """Apply `# qlint:` comments file by file, once every finding (item and bank) is placed."""
+    texts = {display_path(p): r.text for p, r in results.items() if r.text}
+    by_path: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        by_path.setdefault(d.path, []).append(d)
+    out: list[Diagnostic] = []
+    for shown, text in texts.items():
+        out += apply_suppressions(by_path.pop(shown, []), text, shown, settings.selection)
+    for rest in by_path.values():  # files with no text (unreadable, missing)
+        out += rest
+    return out

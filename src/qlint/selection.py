@@ -75,5 +75,6 @@ class Selection:
                     return False
         return True
 
-    def severity_of(self, rule: Rule) -> Severity:
-        return self.severity.get(rule.code, rule.severity)
+    def severity_of(self, rule: Rule, graded: Severity | None = None) -> Severity:
+        """The configured override, else the finding's own grade, else the rule's default."""
+        return self.severity.get(rule.code) or graded or rule.severity

@@ -34,10 +34,16 @@ def chi2_sf(x: float, df: int) -> float:
 
 
 def binom_sf(k: int, n: int, p: float) -> float:
-    """P(X >= k) for X ~ Binomial(n, p)."""
+    """P(X >= k) for X ~ Binomial(n, p); terms in log space, so large banks do not overflow."""
     if k <= 0:
         return 1.0
-    return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+    if k > n or p <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    lp, lq, top = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return min(1.0, sum(math.exp(top - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq)
+                        for i in range(k, n + 1)))
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,37 @@ def longest_run(questions: list[Question]) -> tuple[int, int, int]:
         if run > best[0]:
             best = (run, pos if pos is not None else -1, start)
     return best
+
+
+@dataclass(frozen=True)
+class Run:
+    """Consecutive single-answer questions (bank order) keyed at the same position."""
+
+    start: int  # index of the first question in the list given
+    length: int
+    position: int  # 0-based key position
+    chance: float  # probability of one given run this long: product of 1/k after the first
+
+
+def key_runs(questions: list[Question], min_length: int = 2) -> list[Run]:
+    """Every run of at least `min_length`; a question without exactly one key breaks a run."""
+    out: list[Run] = []
+    start, length, prev, chance = 0, 0, None, 1.0
+
+    def close() -> None:
+        if prev is not None and length >= min_length:
+            out.append(Run(start, length, prev, chance))
+
+    for i, q in enumerate(questions):
+        pos = q.keys[0].index if q.type == "single" and len(q.keys) == 1 else None
+        if pos is not None and pos == prev:
+            length += 1
+            chance /= max(1, len(q.options))
+            continue
+        close()
+        start, length, prev, chance = i, (1 if pos is not None else 0), pos, 1.0
+    close()
+    return out
 
 
 def key_is_longest(q: Question) -> bool:

@@ -16,7 +16,7 @@ from jsonschema.exceptions import ValidationError
 
 from qlint.loading.positions import join_pointer
 
-SCHEMAS = ("question", "exam")
+SCHEMAS = ("question", "exam", "config")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any
 
 from qlint.diagnostic import Severity
 from qlint.loading.limits import Limits
+from qlint.project.discovery import display_path
 
 CONFIG_FILES = ("qlint.toml", "pyproject.toml")
 
@@ -42,12 +42,6 @@ class Config:
         return (self.root / self.exams).resolve()
 
 
-_KEYS = {
-    "bank": str, "exams": str, "select": list, "extend-select": list, "ignore": list,
-    "per-file-ignores": dict, "severity": dict, "rules": dict, "output-format": str, "limits": dict,
-}
-
-
 def find_config(start: Path) -> tuple[Path | None, dict[str, Any]]:
     """The nearest qlint.toml, or pyproject.toml with a [tool.qlint] table, at or above `start`."""
     start = start.resolve()
@@ -62,52 +56,50 @@ def find_config(start: Path) -> tuple[Path | None, dict[str, Any]]:
                 raise ConfigError(f"{candidate}: cannot read configuration: {exc}") from None
             if name == "qlint.toml":
                 return candidate, data
-            table = data.get("tool", {}).get("qlint")
+            tool = data.get("tool")
+            table = tool.get("qlint") if isinstance(tool, dict) else None
             if isinstance(table, dict):
                 return candidate, table
     return None, {}
 
 
-def _strings(where: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: expected a list of strings")
-    return tuple(value)
-
-
 def load_config(start: Path | None = None) -> Config:
+    """The configuration in force at `start` (default: the working directory), validated."""
     start = start or Path.cwd()
     source, raw = find_config(start)
     root = source.parent if source else start.resolve()
-    where = str(source) if source else "configuration"
-    for key, value in raw.items():
-        if key not in _KEYS:
-            close = difflib.get_close_matches(key, list(_KEYS), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise ConfigError(f"{where}: unknown setting {key!r}{hint}")
-        if not isinstance(value, _KEYS[key]):
-            raise ConfigError(f"{where}: {key!r} must be a {_KEYS[key].__name__}")
-    severity = {}
-    for code, sev in raw.get("severity", {}).items():
-        try:
-            severity[code] = Severity.parse(str(sev))
-        except ValueError as exc:
-            raise ConfigError(f"{where}: severity.{code}: {exc}") from None
-    limits_raw = raw.get("limits", {})
+    if source is not None:
+        from qlint.project.validation import check_config  # imports the rule registry
+
+        problems = check_config(raw)
+        if problems:
+            prefix = "tool.qlint." if source.name == "pyproject.toml" else ""
+            shown = display_path(str(source))
+            raise ConfigError("\n".join(f"{shown}: {prefix}{key}: {message}" if key else f"{shown}: {message}"
+                                         for key, message in problems))
     names = {f.name.replace("_", "-"): f.name for f in fields(Limits)}
-    for key, value in limits_raw.items():
-        if key not in names or not isinstance(value, int) or value <= 0:
-            raise ConfigError(f"{where}: limits.{key}: expected one of {', '.join(names)} with a positive integer")
     return Config(
         root=root,
         source=source,
         bank=raw.get("bank", "bank"),
         exams=raw.get("exams", "bank/exams"),
-        select=_strings(f"{where}: select", raw.get("select", [])),
-        extend_select=_strings(f"{where}: extend-select", raw.get("extend-select", [])),
-        ignore=_strings(f"{where}: ignore", raw.get("ignore", [])),
-        per_file_ignores={k: _strings(f"{where}: per-file-ignores.{k}", v) for k, v in raw.get("per-file-ignores", {}).items()},
-        severity=severity,
-        rules={k: dict(v) for k, v in raw.get("rules", {}).items() if isinstance(v, dict)},
+        select=tuple(raw.get("select", ())),
+        extend_select=tuple(raw.get("extend-select", ())),
+        ignore=tuple(raw.get("ignore", ())),
+        per_file_ignores={k: tuple(v) for k, v in raw.get("per-file-ignores", {}).items()},
+        severity={k: Severity.parse(v) for k, v in raw.get("severity", {}).items()},
+        rules=_by_code(raw.get("rules", {})),
         output_format=raw.get("output-format", ""),
-        limits=Limits(**{names[k]: v for k, v in limits_raw.items()}),
+        limits=Limits(**{names[k]: v for k, v in raw.get("limits", {}).items()}),
     )
+
+
+def _by_code(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rule option tables keyed by code, whether the file named the rule by code or by name."""
+    from qlint.rules import by_name_or_code
+
+    out: dict[str, dict[str, Any]] = {}
+    for key, table in tables.items():
+        found = by_name_or_code(key)
+        out.setdefault(found.code if found else key, {}).update(table)
+    return out

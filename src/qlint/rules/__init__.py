@@ -24,6 +24,7 @@ class Finding:
     at_key: bool = False
     fix: Fix | None = None
     path: str | None = None  # bank rules name the file; item rules leave it to the engine
+    severity: Severity | None = None  # graded rules (warn at 0.5, error at 0.8); a configured override wins
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         settings = make_settings(config, args.select, args.ignore, args.extend_select)
         terminal_fmt, file_fmt = choose_formats(args.output_format or config.output_format, args.output_file, os.environ)
     except (ConfigError, SelectionError, ValueError) as exc:
-        print(f"qlint: error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():  # one line per mistake, each naming file and key
+            print(f"qlint: error: {line}", file=sys.stderr)
         return EXIT_ERROR
     paths = args.paths or [str(config.bank_dir)]
     result = lint(paths, settings)
@@ -89,9 +90,7 @@ def run(args: argparse.Namespace) -> int:
     shared = run_context(result, settings, code, os.environ)
     if any(needs_figures(f) for f in (terminal_fmt, file_fmt) if f):
         shared["extra"] = bank_figures(result, settings)
-    sources = {}
-    if args.show_source:
-        sources = {r.diagnostics[0].path: r.text for r in result.results.values() if r.diagnostics and r.text}
+    sources = result.sources if args.show_source else {}
     ctx = ReportContext(
         **shared,
         color=use_color(sys.stdout) and not args.no_color and terminal_fmt == "text",

@@ -23,14 +23,47 @@ def render(rule: Rule) -> str:
     return "\n".join(lines) + "\n"
 
 
+DOC_HEADER = """<!-- Generated from the rule declarations by `make docs`
+     (.venv/bin/qlint rule --all --format markdown > docs/rules.md); do not edit by hand. -->
+# qlint rules
+
+Every rule qlint knows, from the same text `qlint rule CODE` prints. Select, ignore and
+configure rules as described in [configuration.md](configuration.md).
+"""
+
+
+def _demote(markdown: str) -> str:
+    """Every heading one level down (outside code fences), so rules nest under one title."""
+    out, fenced = [], False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        out.append("#" + line if not fenced and line.startswith("#") else line)
+    return "\n".join(out)
+
+
+def catalogue() -> str:
+    """docs/rules.md: an index table, then every rule's `render()` text."""
+    rows = ["| code | name | severity | summary |", "|---|---|---|---|"]
+    rows += [f"| [{c}](#{c.lower()}-{r.name}) | {r.name} | {r.severity}{'' if r.default_enabled else ' (off)'} | "
+             f"{r.summary.replace('|', chr(92) + '|')} |" for c, r in RULES.items()]
+    parts = [DOC_HEADER, "\n".join(rows)] + [_demote(render(r)) for _c, r in RULES.items()]
+    return "\n\n".join(p.strip("\n") for p in parts) + "\n"
+
+
 @command("rule", "Show a rule's documentation.", "Show a rule's documentation (by code or name), or list every rule.")
 def configure(p: argparse.ArgumentParser):
     p.add_argument("rule", nargs="?", metavar="CODE", help="rule code (K001) or name (option-rationale)")
     p.add_argument("--all", action="store_true", help="list every rule: code, name, default severity, summary")
+    p.add_argument("--format", choices=["text", "markdown"], default="text",
+                   help="with --all: 'markdown' prints every rule's full documentation (docs/rules.md)")
     return run
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.all and args.format == "markdown":
+        sys.stdout.write(catalogue())
+        return EXIT_OK
     if args.all or not args.rule:
         for code, r in RULES.items():
             print(f"{code}  {r.name:<28} {str(r.severity):<8} {r.summary}")

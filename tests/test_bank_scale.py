@@ -1,0 +1,58 @@
+"""The near-duplicate index on a generated bank: every planted pair is found, few others are,
+and on a sample the index agrees exactly with comparing every pair. (Timings live in
+benchmarks/bench_bank.py, never in tests.)"""
+
+from __future__ import annotations
+
+import sys
+from itertools import combinations
+
+import pytest
+
+from qlint.bank.leaks import find_leaks
+from qlint.bank.similarity import SimilarityIndex, bank_shingles, jaccard
+from qlint.model import Question
+from qlint.text import tokens
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from bench_bank import planted_recall  # noqa: E402
+from generate_bank import generate  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def generated():
+    gen = generate(2000)
+    return gen, [Question(f"{q['id']}.yaml", q) for q in gen.questions]
+
+
+def test_generator_is_deterministic():
+    a, b = generate(300), generate(300)
+    assert a.questions == b.questions and a.duplicates == b.duplicates and len(a.duplicates) > 3
+
+
+def test_every_planted_near_duplicate_is_found(generated):
+    gen, questions = generated
+    r = planted_recall(questions, gen.duplicates, 0.5)
+    assert r["planted"] >= 30 and r["at_threshold"] >= 0.9 * r["planted"], r  # the plants are real near-duplicates
+    assert r["found"] == r["at_threshold"], r
+    assert r["unplanted"] <= 0.02 * r["pairs_reported"], r
+    assert r["candidates"] < 0.001 * len(questions) ** 2, r  # pruning: far from every pair
+
+
+@pytest.mark.parametrize("threshold", [0.3, 0.5, 0.8])
+def test_index_matches_brute_force(generated, threshold):
+    _gen, questions = generated
+    sample = questions[:400]
+    sets = bank_shingles(sample, [tokens(q.stem) for q in sample])
+    index = SimilarityIndex(sets, threshold)
+    found = {(i, j) for i in range(len(sets)) for j, _ in index.similar(i) if i < j}
+    brute = {(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= threshold}
+    assert found == brute and brute
+
+
+def test_every_planted_key_leak_is_found(generated):
+    gen, questions = generated
+    leaks = {(questions[x.source].id, questions[x.stem_of].id) for x in find_leaks(questions, [tokens(q.stem) for q in questions])}
+    assert gen.leaks and all(pair in leaks for pair in gen.leaks)
