@@ -3,18 +3,23 @@ found, images resolved inside the bank, and deterministic zip writing."""
 
 from __future__ import annotations
 
+import os
 import re
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import quote, unquote
 
 from markdown_it import MarkdownIt
 
 from qlint.files import UnsafePathError, safe_join
+from qlint.loading.positions import Locator, join_pointer
 
 # XML 1.0 Char production: tab, LF, CR and U+0020 upward, minus surrogates and U+FFFE/U+FFFF.
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -43,7 +48,49 @@ def forbidden_char(text: str) -> int | None:
 
 def image_paths(text: str) -> list[str]:
     """Relative image paths referenced by Markdown `![alt](path)`; URLs are left alone."""
-    return [p for p in _IMAGE.findall(text or "") if not re.match(r"^[a-z][a-z0-9+.-]*:", p, re.I)]
+    return [p for p in _IMAGE.findall(text or "") if not _URL.match(p)]
+
+
+class ExportError(ValueError):
+    """Input the target cannot carry; the message starts with `path:line:col:`."""
+
+
+def where(question_path: str, pointer: str) -> str:
+    """`path:line:col` of the value at `pointer` in a question file (line 1 if it cannot be read)."""
+    try:
+        text = Path(question_path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return f"{question_path}:1:1"
+    span = Locator(text).locate(pointer)
+    return f"{question_path}:{span.line}:{span.col}"
+
+
+def _strings(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, path + [k])
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _strings(v, path + [i])
+
+
+def require_xml_text(question_path: str, data: dict[str, Any]) -> None:
+    """Refuse a question holding a character XML 1.0 forbids (lint rule S004), naming file and line.
+
+    XML exporters call this before building anything: with `--force` the lint gate is open, but
+    silently dropping characters would change the text, and writing them makes every platform
+    reject the whole package.
+    """
+    for path, text in _strings(data, []):
+        offset = forbidden_char(text)
+        if offset is not None:
+            pointer = join_pointer(path)
+            raise ExportError(
+                f"{where(question_path, pointer)}: {pointer} holds U+{ord(text[offset]):04X}, a character XML "
+                "forbids; remove it (qlint check reports it as S004)"
+            )
 
 
 @dataclass(frozen=True)
@@ -65,6 +112,35 @@ def resolve_media(question_path: str, ref: str, bank_root: Path) -> Media:
     return Media(source, ref)
 
 
+class MediaSet:
+    """The bank's image files one export packages, named `<prefix><path inside the bank>`.
+
+    Names keep the bank's folders, so two questions' `figure.png` never collide, and equal
+    input gives equal names (deterministic output).
+    """
+
+    def __init__(self, bank_root: Path | None, prefix: str = "images/") -> None:
+        self.bank_root = bank_root
+        self.prefix = prefix
+        self.files: dict[str, Path] = {}
+
+    def add(self, question_path: str, pointer: str, src: str) -> str | None:
+        """The package path (URL-quoted) for an image `src` in a question; None for a URL."""
+        if _URL.match(src):
+            return None
+        root = self.bank_root or Path(question_path).parent
+        try:
+            media = resolve_media(question_path, unquote(src), root)
+        except (UnsafePathError, FileNotFoundError) as exc:
+            raise ExportError(f"{where(question_path, pointer)}: {exc}") from None
+        name = self.prefix + media.source.relative_to(os.path.realpath(root)).as_posix()
+        self.files[name] = media.source
+        return quote(name)
+
+    def read(self) -> dict[str, bytes]:
+        return {name: self.files[name].read_bytes() for name in sorted(self.files)}
+
+
 def write_zip(path: Path, files: dict[str, bytes]) -> None:
     """A zip with entries in sorted order and a fixed timestamp, so equal input gives equal bytes."""
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
@@ -74,7 +150,19 @@ def write_zip(path: Path, files: dict[str, bytes]) -> None:
             info = zipfile.ZipInfo(name, date_time=FIXED_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
+            if name.endswith("/"):  # an (empty) folder entry, e.g. Canvas's non_cc_assessments/
+                info.compress_type = zipfile.ZIP_STORED
+                info.external_attr = (0o40755 << 16) | 0x10
             zf.writestr(info, files[name])
+
+
+def write_package(output: Path, files: dict[str, bytes], as_zip: bool) -> list[Path]:
+    """A package target's files as one deterministic zip, or as a folder (--no-zip)."""
+    if as_zip:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_zip(output, files)
+        return [output]
+    return write_tree(output, files)
 
 
 def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
@@ -85,6 +173,9 @@ def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
         target = safe_join(root, name) if (root / name).exists() else root / name
         if ".." in Path(name).parts or Path(name).is_absolute():
             raise UnsafePathError(f"refusing path {name!r}")
+        if name.endswith("/"):
+            target.mkdir(parents=True, exist_ok=True)
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(files[name])
         out.append(target)
