@@ -3,6 +3,7 @@ found, images resolved inside the bank, and deterministic zip writing."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import zipfile
@@ -14,7 +15,7 @@ from urllib.parse import quote, unquote
 
 from markdown_it import MarkdownIt
 
-from qlint.files import UnsafePathError, safe_join
+from qlint.files import UnsafePathError, atomic_write, safe_join
 from qlint.loading.positions import Locator, join_pointer
 
 # XML 1.0 Char production: tab, LF, CR and U+0020 upward, minus surrogates and U+FFFE/U+FFFF.
@@ -142,8 +143,12 @@ class MediaSet:
 
 
 def write_zip(path: Path, files: dict[str, bytes]) -> None:
-    """A zip with entries in sorted order and a fixed timestamp, so equal input gives equal bytes."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+    """A zip with entries in sorted order and a fixed timestamp, so equal input gives equal bytes.
+
+    Built in memory and written atomically: a failed export never leaves half a zip behind.
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(files):
             if name.startswith("/") or ".." in Path(name).parts:
                 raise UnsafePathError(f"refusing zip entry {name!r}")
@@ -154,6 +159,7 @@ def write_zip(path: Path, files: dict[str, bytes]) -> None:
                 info.compress_type = zipfile.ZIP_STORED
                 info.external_attr = (0o40755 << 16) | 0x10
             zf.writestr(info, files[name])
+    atomic_write(path, buffer.getvalue())
 
 
 def write_package(output: Path, files: dict[str, bytes], as_zip: bool) -> list[Path]:

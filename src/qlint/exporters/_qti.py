@@ -125,7 +125,12 @@ class _Item:
 
     def _content(self, markdown: str, pointer: str, inline: bool = False) -> etree._Element:
         html = render_inline(markdown) if inline else render(markdown)
-        return xhtml.parse(html, self.d.ns, lambda src: self.media.add(self.q.path, pointer, src))
+
+        def image(src: str) -> str | None:
+            name = self.media.add(self.q.path, pointer, src)
+            return None if name is None else f"../{name}"  # relative to the item file in items/
+
+        return xhtml.parse(html, self.d.ns, image)
 
     def build(self, shuffle: bool) -> etree._Element:
         q, d = self.q, self.d
@@ -286,6 +291,8 @@ class _Manifest:
     def __init__(self, d: Dialect, exams: dict[str, Exam]) -> None:
         self.d, self.exams = d, exams
         self.lom = f"{{{LOM}}}"
+        # The `imsqti` prefix is only a name, but citolab-qti-convert's upgrade maps QTI metadata to
+        # the 3.0 namespace by that prefix, so this choice keeps an upgraded manifest valid.
         self.root = etree.Element(f"{{{d.cp_ns}}}manifest", nsmap={None: d.cp_ns, "lom": LOM, "imsqti": d.qtim_ns, "xsi": XSI})
         self.root.set(f"{{{XSI}}}schemaLocation", " ".join([
             d.cp_ns, d.cp_schema_location, LOM, d.lom_schema_location, d.qtim_ns, d.qtim_schema_location]))

@@ -233,9 +233,11 @@ def _shuffle(job: ExportJob, questions: list[Question], warnings: list[str]) -> 
     fixed = [(q, "/shuffle", "says `shuffle: false`") for q in questions if q.data.get("shuffle") is False]
     fixed += [(q, f"{o.pointer}/pinned", "has a pinned option") for q in questions
               for o in q.options if o.raw.get("pinned") is True and q.data.get("shuffle") is not False]
-    for q, pointer, why in fixed:
+    if fixed:  # one warning per quiz: the first question that needs it, and how many more do
+        q, pointer, why = fixed[0]
+        more = f" (and {len(fixed) - 1} more question{'s' if len(fixed) > 2 else ''})" if len(fixed) > 1 else ""
         warnings.append(f"{where(q.path, pointer)}: Canvas shuffles answers per quiz, not per question; "
-                        f"answer shuffling is off for the whole {q.exam} quiz because this question {why}")
+                        f"answer shuffling is off for the whole {q.exam} quiz because this question {why}{more}")
     return not fixed
 
 
