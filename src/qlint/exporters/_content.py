@@ -31,11 +31,13 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False, "xhtmlOut": True}).enable("table")
 
 
+@lru_cache(maxsize=8192)  # texts repeat (keys in feedback, several formats in one run); strings are immutable
 def render(text: str) -> str:
     """Markdown to an XHTML fragment (well-formed: `<br />`, escaped `<`, `&`)."""
     return _md().render(text or "").strip()
 
 
+@lru_cache(maxsize=8192)
 def render_inline(text: str) -> str:
     """Markdown to inline XHTML, without the wrapping paragraph, for short option texts."""
     return _md().renderInline(text or "").strip()
