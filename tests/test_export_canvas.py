@@ -201,12 +201,16 @@ def sample_canvas(tmp_path_factory):
         mp.chdir(REPO)
         assert main(["export", "-f", "canvas", "-o", str(out / "a.zip")]) == 0
         assert main(["export", "-f", "canvas", "-o", str(out / "b.zip")]) == 0
+        assert main(["export", "-f", "canvas", "-o", str(out / "dir"), "--no-zip"]) == 0
     return out
 
 
 def test_sample_bank_same_bytes_and_complete_package(sample_canvas):
     assert (sample_canvas / "a.zip").read_bytes() == (sample_canvas / "b.zip").read_bytes()
     files = read_package(sample_canvas / "a.zip")
+    folder = read_package(sample_canvas / "dir")
+    assert {n: d for n, d in folder.items() if not n.endswith("/")} == {n: d for n, d in files.items() if not n.endswith("/")}
+    assert "non_cc_assessments/" in folder and "non_cc_assessments/" in files  # the empty folder too
     assert missing_from_package(files) == [] and unlisted_in_manifest(files) == []
     assert len(_items(files, QUIZ)) == 20
 
