@@ -16,7 +16,7 @@ from exportkit import (load_bank, manifest_hrefs, missing_from_package, read_pac
 from qlint.cli import main
 from qlint.exporters._content import ExportError
 from qlint.model import Question
-from qti_readback import comparable, expected, plain, read_item
+from qti_readback import comparable, expected, read_item
 from qti_readback import read_package as read_back
 from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 

@@ -10,13 +10,14 @@ import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import quote, unquote
 
 from markdown_it import MarkdownIt
 
 from qlint.files import UnsafePathError, atomic_write, safe_join
 from qlint.loading.positions import Locator, join_pointer
+from qlint.model import iter_strings
 
 # XML 1.0 Char production: tab, LF, CR and U+0020 upward, minus surrogates and U+FFFE/U+FFFF.
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -68,17 +69,6 @@ def where(question_path: str, pointer: str) -> str:
     return f"{question_path}:{span.line}:{span.col}"
 
 
-def _strings(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(v, path + [k])
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _strings(v, path + [i])
-
-
 def require_xml_text(question_path: str, data: dict[str, Any]) -> None:
     """Refuse a question holding a character XML 1.0 forbids (lint rule S004), naming file and line.
 
@@ -86,7 +76,7 @@ def require_xml_text(question_path: str, data: dict[str, Any]) -> None:
     silently dropping characters would change the text, and writing them makes every platform
     reject the whole package.
     """
-    for path, text in _strings(data, []):
+    for path, text in iter_strings(data):
         offset = forbidden_char(text)
         if offset is not None:
             pointer = join_pointer(path)
