@@ -308,3 +308,17 @@ def test_question_id_starting_with_a_digit_and_option_named_correct_stay_valid(t
         read = read_back(files)["7b-model-split"]
         assert [o["id"] for o in read["options"]] == ["correct", "model-parallel", "1-gpu"]
         assert xml(files["items/7b-model-split.xml"]).get("identifier") == "q_7b-model-split"
+
+
+def test_folder_export_reports_files_it_did_not_write_and_unwritable_output_exits_2(tmp_path, in_repo, capsys):
+    out = tmp_path / "pkg"
+    assert main(["export", "-f", "qti21", "-o", str(out), "--no-zip"]) == 0
+    (out / "items" / "deleted-question.xml").write_text("old")
+    capsys.readouterr()
+    assert main(["export", "-f", "qti21", "-o", str(out), "--no-zip"]) == 0
+    err = capsys.readouterr().err
+    assert "1 file this export did not write (e.g. items/deleted-question.xml)" in err
+    assert (out / "items" / "deleted-question.xml").read_text() == "old"  # never deleted
+    (tmp_path / "taken.zip").mkdir()
+    assert main(["export", "-f", "qti21", "-o", str(tmp_path / "taken.zip")]) == 2
+    assert "cannot write" in capsys.readouterr().err

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import zipfile
 
+import citolab_qti_json_schema_converters as json_converters
 import pytest
+import qti_convert
 from lxml import etree
 
 from conftest import REPO
@@ -15,8 +17,6 @@ from qlint.cli import main
 from qti_readback import read_item
 from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
-qti_convert = pytest.importorskip("qti_convert")
-json_converters = pytest.importorskip("citolab_qti_json_schema_converters")
 
 LOM_RESOURCE = "{http://ltsc.ieee.org/xsd/LOM}resource"
 

@@ -154,12 +154,22 @@ def write_zip(path: Path, files: dict[str, bytes]) -> None:
     atomic_write(path, buffer.getvalue())
 
 
-def write_package(output: Path, files: dict[str, bytes], as_zip: bool) -> list[Path]:
-    """A package target's files as one deterministic zip, or as a folder (--no-zip)."""
+def write_package(output: Path, files: dict[str, bytes], as_zip: bool, warnings: list[str] | None = None) -> list[Path]:
+    """A package target's files as one deterministic zip, or as a folder (--no-zip).
+
+    A folder is never emptied first (that could delete the user's files); files it already holds
+    that this export did not write are reported in `warnings`, since the manifest ignores them.
+    """
     if as_zip:
         output.parent.mkdir(parents=True, exist_ok=True)
         write_zip(output, files)
         return [output]
+    if warnings is not None and output.is_dir():
+        stale = sorted(p.relative_to(output).as_posix() for p in output.rglob("*")
+                       if p.is_file() and p.relative_to(output).as_posix() not in files)
+        if stale:
+            warnings.append(f"{output}: {len(stale)} file{'s' if len(stale) != 1 else ''} this export did not write "
+                            f"(e.g. {stale[0]}); the package does not list them: remove them or export to an empty folder")
     return write_tree(output, files)
 
 

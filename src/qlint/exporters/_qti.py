@@ -391,5 +391,7 @@ def export(job: ExportJob, d: Dialect) -> ExportResult:
     for q, images in item_images:
         manifest.item(q, item_href(q), images)
     files["imsmanifest.xml"] = to_bytes(manifest.root)
-    return ExportResult(written=write_package(Path(job.output), files, job.zip))
+    result = ExportResult()
+    result.written = write_package(Path(job.output), files, job.zip, result.warnings)
+    return result
 

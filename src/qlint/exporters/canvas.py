@@ -261,5 +261,5 @@ def write(job: ExportJob) -> ExportResult:
         job.tick(done)
     files.update(media.read())
     files["imsmanifest.xml"] = to_bytes(_manifest(quizzes, [quote(name) for name in sorted(media.files)]))
-    result.written = write_package(Path(job.output), files, job.zip)
+    result.written = write_package(Path(job.output), files, job.zip, result.warnings)
     return result
