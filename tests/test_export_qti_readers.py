@@ -1,15 +1,20 @@
 """Independent readers load our QTI packages: citolab-qti-convert converts them up (2.1 -> 3.0) and
 down (3.0 -> 2.1) and the results re-validate against the official schemas; the citolab QTI JSON
-converter reads a QTI 3 zip and finds the same questions, options and keyed answers."""
+converter reads a QTI 3 zip and finds the same questions, options and keyed answers; pyslet runs
+the written-out response processing and scores every item."""
 
 from __future__ import annotations
 
+import io
+import re
 import zipfile
 
 import citolab_qti_json_schema_converters as json_converters
+import pyslet.qtiv2.xml as pyslet_qti
 import pytest
 import qti_convert
 from lxml import etree
+from pyslet.qtiv2.variables import ItemSessionState
 
 from conftest import REPO
 from exportkit import read_package, xml
@@ -107,3 +112,37 @@ def test_json_converter_reads_the_upgraded_21_package_too(packages, tmp_path):
         multiple = read_item(zf.read("items/mla-c01-ops-vpc-kms-training.xml"))
     read = next(i for i in doc.items if i.item_identifier == "mla-c01-ops-vpc-kms-training")
     assert json_converters.split_answer_values(read.answer) == [f"opt_{o['id']}" for o in multiple["options"] if o["correct"]]
+
+
+def _score(item_xml: bytes, response: list[str]) -> tuple[float, set[str]]:
+    """(SCORE, FEEDBACK) after pyslet runs the item's own response processing on `response`.
+
+    pyslet rejects feedbackInline inside simpleChoice (the QTI 2.1 schema allows it), so the
+    inline feedback is removed first; response processing does not refer to it.
+    """
+    stripped = re.sub(rb"<feedbackInline .*?</feedbackInline>", b"", item_xml, flags=re.S)
+    doc = pyslet_qti.QTIDocument()
+    doc.read(src=io.BytesIO(stripped))
+    state = ItemSessionState(doc.root)
+    state.begin_session()
+    value = state["RESPONSE"]
+    if response:
+        value.set_value(response if type(value).__name__ == "MultipleContainer" else response[0])
+    state.end_attempt()
+    return state["SCORE"].value, set(state["FEEDBACK"].value or {})
+
+
+def test_pyslet_scores_the_written_out_response_processing(packages):
+    """An independent QTI engine scores every sample item and sets FEEDBACK as documented."""
+    with zipfile.ZipFile(packages["qti21"]) as zf:
+        items = {n: zf.read(n) for n in zf.namelist() if n.startswith("items/")}
+    assert len(items) == 20
+    for name, data in items.items():
+        item = read_item(data)
+        keys = [f"opt_{o['id']}" for o in item["options"] if o["correct"]]
+        wrong = [f"opt_{o['id']}" for o in item["options"] if not o["correct"]][:1]
+        general = {"general_explanation", "general_trap", "general_references"} & set(item["feedback_ids"])
+        assert _score(data, keys) == (1.0, {"correct", *keys, *general}), name
+        partly = keys[:-1] + wrong  # single: the distractor; multiple: one key swapped for a distractor
+        assert _score(data, partly) == (0.0, {"incorrect", *partly, *general}), name
+        assert _score(data, []) == (0.0, {"incorrect", *general}), name
