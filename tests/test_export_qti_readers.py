@@ -132,6 +132,7 @@ def _score(item_xml: bytes, response: list[str]) -> tuple[float, set[str]]:
     return state["SCORE"].value, set(state["FEEDBACK"].value or {})
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pyslet's own renamed methods
 def test_pyslet_scores_the_written_out_response_processing(packages):
     """An independent QTI engine scores every sample item and sets FEEDBACK as documented."""
     with zipfile.ZipFile(packages["qti21"]) as zf:
