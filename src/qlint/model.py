@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Iterator
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -93,3 +93,16 @@ class Question:
     @property
     def distractors(self) -> list[OptionView]:
         return [o for o in self.options if not o.correct]
+
+
+def iter_strings(value: Any, path: list[Any] | None = None) -> Iterator[tuple[list[Any], str]]:
+    """Every string in a question's data with its path (keys and indexes), depth first."""
+    path = path or []
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from iter_strings(v, path + [k])
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from iter_strings(v, path + [i])

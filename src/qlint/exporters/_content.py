@@ -3,18 +3,25 @@ found, images resolved inside the bank, and deterministic zip writing."""
 
 from __future__ import annotations
 
+import io
+import os
 import re
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
 
 from markdown_it import MarkdownIt
 
-from qlint.files import UnsafePathError, safe_join
+from qlint.files import UnsafePathError, atomic_write, safe_join
+from qlint.loading.positions import Locator, join_pointer
+from qlint.model import iter_strings
 
 # XML 1.0 Char production: tab, LF, CR and U+0020 upward, minus surrogates and U+FFFE/U+FFFF.
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -25,11 +32,13 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False, "xhtmlOut": True}).enable("table")
 
 
+@lru_cache(maxsize=8192)  # texts repeat (keys in feedback, several formats in one run); strings are immutable
 def render(text: str) -> str:
     """Markdown to an XHTML fragment (well-formed: `<br />`, escaped `<`, `&`)."""
     return _md().render(text or "").strip()
 
 
+@lru_cache(maxsize=8192)
 def render_inline(text: str) -> str:
     """Markdown to inline XHTML, without the wrapping paragraph, for short option texts."""
     return _md().renderInline(text or "").strip()
@@ -43,7 +52,38 @@ def forbidden_char(text: str) -> int | None:
 
 def image_paths(text: str) -> list[str]:
     """Relative image paths referenced by Markdown `![alt](path)`; URLs are left alone."""
-    return [p for p in _IMAGE.findall(text or "") if not re.match(r"^[a-z][a-z0-9+.-]*:", p, re.I)]
+    return [p for p in _IMAGE.findall(text or "") if not _URL.match(p)]
+
+
+class ExportError(ValueError):
+    """Input the target cannot carry; the message starts with `path:line:col:`."""
+
+
+def where(question_path: str, pointer: str) -> str:
+    """`path:line:col` of the value at `pointer` in a question file (line 1 if it cannot be read)."""
+    try:
+        text = Path(question_path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return f"{question_path}:1:1"
+    span = Locator(text).locate(pointer)
+    return f"{question_path}:{span.line}:{span.col}"
+
+
+def require_xml_text(question_path: str, data: dict[str, Any]) -> None:
+    """Refuse a question holding a character XML 1.0 forbids (lint rule S004), naming file and line.
+
+    XML exporters call this before building anything: with `--force` the lint gate is open, but
+    silently dropping characters would change the text, and writing them makes every platform
+    reject the whole package.
+    """
+    for path, text in iter_strings(data):
+        offset = forbidden_char(text)
+        if offset is not None:
+            pointer = join_pointer(path)
+            raise ExportError(
+                f"{where(question_path, pointer)}: {pointer} holds U+{ord(text[offset]):04X}, a character XML "
+                "forbids; remove it (qlint check reports it as S004)"
+            )
 
 
 @dataclass(frozen=True)
@@ -65,16 +105,72 @@ def resolve_media(question_path: str, ref: str, bank_root: Path) -> Media:
     return Media(source, ref)
 
 
+class MediaSet:
+    """The bank's image files one export packages, named `<prefix><path inside the bank>`.
+
+    Names keep the bank's folders, so two questions' `figure.png` never collide, and equal
+    input gives equal names (deterministic output).
+    """
+
+    def __init__(self, bank_root: Path | None, prefix: str = "images/") -> None:
+        self.bank_root = bank_root
+        self.prefix = prefix
+        self.files: dict[str, Path] = {}
+
+    def add(self, question_path: str, pointer: str, src: str) -> str | None:
+        """The package path (URL-quoted) for an image `src` in a question; None for a URL."""
+        if _URL.match(src):
+            return None
+        root = self.bank_root or Path(question_path).parent
+        try:
+            media = resolve_media(question_path, unquote(src), root)
+        except (UnsafePathError, FileNotFoundError) as exc:
+            raise ExportError(f"{where(question_path, pointer)}: {exc}") from None
+        name = self.prefix + media.source.relative_to(os.path.realpath(root)).as_posix()
+        self.files[name] = media.source
+        return quote(name)
+
+    def read(self) -> dict[str, bytes]:
+        return {name: self.files[name].read_bytes() for name in sorted(self.files)}
+
+
 def write_zip(path: Path, files: dict[str, bytes]) -> None:
-    """A zip with entries in sorted order and a fixed timestamp, so equal input gives equal bytes."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+    """A zip with entries in sorted order and a fixed timestamp, so equal input gives equal bytes.
+
+    Built in memory and written atomically: a failed export never leaves half a zip behind.
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(files):
             if name.startswith("/") or ".." in Path(name).parts:
                 raise UnsafePathError(f"refusing zip entry {name!r}")
             info = zipfile.ZipInfo(name, date_time=FIXED_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
+            if name.endswith("/"):  # an (empty) folder entry, e.g. Canvas's non_cc_assessments/
+                info.compress_type = zipfile.ZIP_STORED
+                info.external_attr = (0o40755 << 16) | 0x10
             zf.writestr(info, files[name])
+    atomic_write(path, buffer.getvalue())
+
+
+def write_package(output: Path, files: dict[str, bytes], as_zip: bool, warnings: list[str] | None = None) -> list[Path]:
+    """A package target's files as one deterministic zip, or as a folder (--no-zip).
+
+    A folder is never emptied first (that could delete the user's files); files it already holds
+    that this export did not write are reported in `warnings`, since the manifest ignores them.
+    """
+    if as_zip:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_zip(output, files)
+        return [output]
+    if warnings is not None and output.is_dir():
+        stale = sorted(p.relative_to(output).as_posix() for p in output.rglob("*")
+                       if p.is_file() and p.relative_to(output).as_posix() not in files)
+        if stale:
+            warnings.append(f"{output}: {len(stale)} file{'s' if len(stale) != 1 else ''} this export did not write "
+                            f"(e.g. {stale[0]}); the package does not list them: remove them or export to an empty folder")
+    return write_tree(output, files)
 
 
 def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
@@ -85,6 +181,9 @@ def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
         target = safe_join(root, name) if (root / name).exists() else root / name
         if ".." in Path(name).parts or Path(name).is_absolute():
             raise UnsafePathError(f"refusing path {name!r}")
+        if name.endswith("/"):
+            target.mkdir(parents=True, exist_ok=True)
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(files[name])
         out.append(target)

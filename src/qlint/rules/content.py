@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Iterator
 
 from qlint.loading.positions import join_pointer
-from qlint.model import Question
+from qlint.model import Question, iter_strings
 from qlint.rules import Finding, rule
 
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
-
-
-def _strings(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(v, path + [k])
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _strings(v, path + [i])
 
 
 @rule("S004", "forbidden-character", "error", source="XML 1.0 (Fifth Edition) §2.2 Characters")
@@ -43,7 +32,7 @@ def forbidden_character(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Delete the character (often it should be a space or a line break).
     """
-    for path, text in _strings(q.data, []):
+    for path, text in iter_strings(q.data):
         m = _FORBIDDEN.search(text)
         if m:
             yield Finding(join_pointer(path), f"character U+{ord(m.group(0)):04X} at offset {m.start()} is not allowed in XML exports")

@@ -103,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     except (UnsafePathError, FileNotFoundError, ValueError) as exc:
         print(f"qlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except OSError as exc:  # the output cannot be written: a directory in the way, no permission, disk full
+        print(f"qlint: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
     for w in out.warnings:
         print(f"warning: {w}", file=sys.stderr)
     print(f"Exported {len(questions)} question{'s' if len(questions) != 1 else ''} as {args.format} to {args.output}")

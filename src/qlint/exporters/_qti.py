@@ -1,0 +1,397 @@
+"""IMS QTI 2.1 and 3.0 content packages from one builder.
+
+The two versions share their structure and differ in spelling: 3.0 writes `qti-` kebab-case
+element names and kebab-case attributes, wraps modal feedback content in `qti-content-body`, and
+uses its own namespaces and resource types. A `Dialect` holds those differences; everything else
+(identifiers, feedback, response processing, metadata) is written once. docs/exports-qti.md
+documents the mapping from question fields to QTI so an importer can read it back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from lxml import etree
+
+from qlint import __version__
+from qlint.exporters import ExportJob, ExportResult
+from qlint.exporters import _xhtml as xhtml
+from qlint.exporters._content import MediaSet, render, render_inline, require_xml_text, write_package
+from qlint.exporters._xml import XSI, sub, to_bytes
+from qlint.model import OptionView, Question
+from qlint.project.exams import Exam
+
+LOM = "http://ltsc.ieee.org/xsd/LOM"
+ITEMS, TESTS = "items", "tests"
+CORRECT, INCORRECT = "correct", "incorrect"
+EXPLANATION, TRAP, REFERENCES = "general_explanation", "general_trap", "general_references"
+LOM_DIFFICULTY = {"easy": "easy", "medium": "medium", "hard": "difficult"}  # LOMv1.0 vocabulary
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+@dataclass(frozen=True)
+class Dialect:
+    ns: str
+    schema_location: str
+    cp_ns: str
+    cp_schema_location: str
+    package_schema: str
+    package_version: str
+    item_type: str
+    test_type: str
+    qtim_ns: str
+    qtim_schema_location: str
+    lom_schema_location: str
+    v3: bool
+
+    def tag(self, name: str) -> str:
+        return f"{{{self.ns}}}" + (f"qti-{_kebab(name)}" if self.v3 else name)
+
+    def attrs(self, **attrs: str) -> dict[str, str]:
+        return {(_kebab(k) if self.v3 else k): v for k, v in attrs.items()}
+
+    def sub(self, parent: etree._Element, name: str, text: str | None = None, **attrs: str) -> etree._Element:
+        return sub(parent, self.tag(name), text, **self.attrs(**attrs))
+
+    def html(self, parent: etree._Element, name: str, text: str | None = None, **attrs: str) -> etree._Element:
+        return sub(parent, f"{{{self.ns}}}{name}", text, **attrs)
+
+    @property
+    def mixed(self) -> frozenset[str]:
+        names = ["simpleChoice", "feedbackInline", "modalFeedback", "prompt", "contentBody"]
+        return frozenset(f"qti-{_kebab(n)}" if self.v3 else n for n in names)
+
+
+QTI21 = Dialect(
+    ns="http://www.imsglobal.org/xsd/imsqti_v2p1",
+    schema_location="http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd",
+    cp_ns="http://www.imsglobal.org/xsd/imscp_v1p1",
+    cp_schema_location="http://www.imsglobal.org/xsd/qti/qtiv2p1/qtiv2p1_imscpv1p2_v1p0.xsd",
+    package_schema="QTIv2.1 Package",
+    package_version="1.0.0",
+    item_type="imsqti_item_xmlv2p1",
+    test_type="imsqti_test_xmlv2p1",
+    qtim_ns="http://www.imsglobal.org/xsd/imsqti_metadata_v2p1",
+    qtim_schema_location="http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_metadata_v2p1.xsd",
+    lom_schema_location="http://www.imsglobal.org/xsd/imsmd_loose_v1p3p2.xsd",
+    v3=False,
+)
+QTI30 = Dialect(
+    ns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0",
+    schema_location="https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd",
+    cp_ns="http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1",
+    cp_schema_location="https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqtiv3p0_imscpv1p2_v1p0.xsd",
+    package_schema="QTI Package",
+    package_version="3.0.0",
+    item_type="imsqti_item_xmlv3p0",
+    test_type="imsqti_test_xmlv3p0",
+    qtim_ns="http://www.imsglobal.org/xsd/imsqti_metadata_v3p0",
+    qtim_schema_location="https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_metadatav3p0_v1p0.xsd",
+    lom_schema_location="https://purl.imsglobal.org/spec/md/v1p3/schema/xsd/imsmd_loose_v1p3p2.xsd",
+    v3=True,
+)
+
+
+# Identifiers must be NCNames. Question, option and domain ids are [a-z0-9-] and never hold "_",
+# so the prefixes below are unambiguous and an importer strips them to get the ids back.
+def item_identifier(question_id: str) -> str:
+    return f"q_{question_id}" if question_id[:1].isdigit() else question_id
+
+
+def choice_identifier(option_id: str) -> str:
+    # Always prefixed: FEEDBACK also holds `correct` / `incorrect`, which are valid option ids.
+    return f"opt_{option_id}"
+
+
+def item_href(question: Question) -> str:
+    return f"{ITEMS}/{question.id}.xml"
+
+
+def test_href(exam_code: str) -> str:
+    return f"{TESTS}/{exam_code}.xml"
+
+
+class _Item:
+    """One assessmentItem; images it references are added to `media`."""
+
+    def __init__(self, q: Question, d: Dialect, media: MediaSet) -> None:
+        self.q, self.d, self.media = q, d, media
+
+    def _content(self, markdown: str, pointer: str, inline: bool = False) -> etree._Element:
+        html = render_inline(markdown) if inline else render(markdown)
+
+        def image(src: str) -> str | None:
+            name = self.media.add(self.q.path, pointer, src)
+            return None if name is None else f"../{name}"  # relative to the item file in items/
+
+        return xhtml.parse(html, self.d.ns, image)
+
+    def build(self, shuffle: bool) -> etree._Element:
+        q, d = self.q, self.d
+        root = etree.Element(d.tag("assessmentItem"), nsmap={None: d.ns, "xsi": XSI})
+        root.set(f"{{{XSI}}}schemaLocation", f"{d.ns} {d.schema_location}")
+        for key, value in d.attrs(identifier=item_identifier(q.id), title=q.id, adaptive="false",
+                                  timeDependent="false", toolName="qlint", toolVersion=__version__).items():
+            root.set(key, value)
+        multiple = q.type == "multiple"
+        rd = d.sub(root, "responseDeclaration", identifier="RESPONSE",
+                   cardinality="multiple" if multiple else "single", baseType="identifier")
+        correct = d.sub(rd, "correctResponse")
+        for key in q.keys:
+            d.sub(correct, "value", choice_identifier(key.id))
+        self._outcome(root, "SCORE", "single", "float", "0")
+        self._outcome(root, "MAXSCORE", "single", "float", "1")
+        self._outcome(root, "FEEDBACK", "multiple", "identifier", None)
+        body = d.sub(root, "itemBody")
+        stem = d.html(body, "div", **{"class": "qlint-stem"})
+        xhtml.append(stem, self._content(q.stem, "/stem"))
+        interaction = d.sub(body, "choiceInteraction", responseIdentifier="RESPONSE",
+                            shuffle="true" if shuffle else "false", maxChoices=str(q.choose))
+        for option in q.options:
+            self._choice(interaction, option)
+        self._processing(root)
+        self._modal_feedback(root)
+        return root
+
+    def _outcome(self, root, identifier: str, cardinality: str, base_type: str, default: str | None) -> None:
+        od = self.d.sub(root, "outcomeDeclaration", identifier=identifier, cardinality=cardinality, baseType=base_type)
+        if default is not None:
+            self.d.sub(self.d.sub(od, "defaultValue"), "value", default)
+
+    def _choice(self, interaction, option: OptionView) -> None:
+        d = self.d
+        attrs = {"identifier": choice_identifier(option.id)}
+        if option.raw.get("pinned") is True:
+            attrs["fixed"] = "true"
+        choice = d.sub(interaction, "simpleChoice", **attrs)
+        # The option text comes first: Canvas takes a choice's first text node as the answer.
+        xhtml.append(choice, self._content(option.text, f"{option.pointer}/text", inline=True))
+        parts = [("qlint-rationale", None, option.rationale, "rationale"),
+                 ("qlint-right-when", "When it would be right:", option.right_when, "right_when"),
+                 ("qlint-why-chosen", "Why it is tempting:", option.raw.get("why_chosen"), "why_chosen")]
+        parts = [p for p in parts if p[2] and p[2].strip()]
+        if not parts:
+            return
+        last = choice[-1] if len(choice) else None
+        if last is not None:
+            last.tail = (last.tail or "") + " "
+        else:
+            choice.text = (choice.text or "") + " "
+        fb = d.sub(choice, "feedbackInline", outcomeIdentifier="FEEDBACK",
+                   identifier=choice_identifier(option.id), showHide="show")
+        for i, (cls, label, text, key) in enumerate(parts):
+            if i:
+                d.html(fb, "br")
+            span = d.html(fb, "span", **{"class": cls})
+            if label:
+                d.html(span, "strong", label, **{"class": "qlint-label"}).tail = " "
+            xhtml.append(span, xhtml.flatten(self._content(text, f"{option.pointer}/{key}"), d.ns))
+
+    def _add_feedback(self, parent, *values: etree._Element | str) -> None:
+        """FEEDBACK := multiple(FEEDBACK, values...)."""
+        d = self.d
+        multi = d.sub(d.sub(parent, "setOutcomeValue", identifier="FEEDBACK"), "multiple")
+        d.sub(multi, "variable", identifier="FEEDBACK")
+        for value in values:
+            if isinstance(value, str):
+                d.sub(multi, "baseValue", value, baseType="identifier")
+            else:
+                multi.append(value)
+
+    def _processing(self, root) -> None:
+        """Written out (the match_correct template sets SCORE only and cannot drive feedback)."""
+        d = self.d
+        rp = d.sub(root, "responseProcessing")
+        cond = d.sub(rp, "responseCondition")
+        then = d.sub(cond, "responseIf")
+        match = d.sub(then, "match")
+        d.sub(match, "variable", identifier="RESPONSE")
+        d.sub(match, "correct", identifier="RESPONSE")
+        d.sub(d.sub(then, "setOutcomeValue", identifier="SCORE"), "variable", identifier="MAXSCORE")
+        self._add_feedback(then, CORRECT)
+        otherwise = d.sub(cond, "responseElse")
+        d.sub(d.sub(otherwise, "setOutcomeValue", identifier="SCORE"), "baseValue", "0", baseType="float")
+        self._add_feedback(otherwise, INCORRECT)
+        chosen = etree.Element(d.tag("variable"), **d.attrs(identifier="RESPONSE"))
+        self._add_feedback(rp, chosen, *self._general_ids())
+
+    def _general_ids(self) -> list[str]:
+        q = self.q
+        ids = [EXPLANATION]
+        if q.trap and q.trap.strip():
+            ids.append(TRAP)
+        if q.data.get("references"):
+            ids.append(REFERENCES)
+        return ids
+
+    def _modal(self, root, identifier: str, title: str) -> etree._Element:
+        d = self.d
+        fb = d.sub(root, "modalFeedback", outcomeIdentifier="FEEDBACK", identifier=identifier,
+                   showHide="show", title=title)
+        return d.sub(fb, "contentBody") if d.v3 else fb
+
+    def _modal_feedback(self, root) -> None:
+        q, d = self.q, self.d
+        d.html(self._modal(root, CORRECT, "Correct"), "p", "Correct.")
+        p = d.html(self._modal(root, INCORRECT, "Incorrect"), "p",
+                   "Incorrect. The correct answer is: " if len(q.keys) == 1 else "Incorrect. The correct answers are: ")
+        for i, key in enumerate(q.keys):
+            if i:
+                d.html(p, "span", "; ")
+            xhtml.append(d.html(p, "span", **{"class": "qlint-key"}), self._content(key.text, f"{key.pointer}/text", inline=True))
+        ids = self._general_ids()
+        xhtml.append(self._modal(root, EXPLANATION, "Explanation"), self._content(q.explanation, "/explanation"))
+        if TRAP in ids:
+            xhtml.append(self._modal(root, TRAP, "Common exam trap"), self._content(q.trap or "", "/trap"))
+        if REFERENCES in ids:
+            ul = d.html(self._modal(root, REFERENCES, "Go deeper"), "ul", **{"class": "qlint-references"})
+            for ref in q.data["references"]:
+                d.html(d.html(ul, "li"), "a", ref["title"], href=ref["url"])
+
+
+def _exam_sections(exam: Exam | None, questions: list[Question]) -> list[tuple[str, str, list[Question]]]:
+    """(domain id, title, questions) in the blueprint's domain order, then any unknown domains."""
+    by_domain: dict[str, list[Question]] = {}
+    for q in questions:
+        by_domain.setdefault(q.domain, []).append(q)
+    names = {dom.id: dom.name for dom in exam.domains} if exam else {}
+    order = [dom.id for dom in exam.domains] if exam else []
+    order += sorted(k for k in by_domain if k not in order)
+    return [(dom, names.get(dom, dom), sorted(by_domain[dom], key=lambda q: q.id)) for dom in order if dom in by_domain]
+
+
+def _test(d: Dialect, code: str, exam: Exam | None, questions: list[Question]) -> etree._Element:
+    root = etree.Element(d.tag("assessmentTest"), nsmap={None: d.ns, "xsi": XSI})
+    root.set(f"{{{XSI}}}schemaLocation", f"{d.ns} {d.schema_location}")
+    for key, value in d.attrs(identifier=f"test_{code}", title=exam.name if exam else code,
+                              toolName="qlint", toolVersion=__version__).items():
+        root.set(key, value)
+    for name, default in (("SCORE", "0"), ("MAXSCORE", str(len(questions)))):
+        od = d.sub(root, "outcomeDeclaration", identifier=name, cardinality="single", baseType="float")
+        d.sub(d.sub(od, "defaultValue"), "value", default)
+    part = d.sub(root, "testPart", identifier="part_main", navigationMode="nonlinear", submissionMode="individual")
+    for dom, title, qs in _exam_sections(exam, questions):
+        section = d.sub(part, "assessmentSection", identifier=f"domain_{dom}", title=title, visible="true")
+        for q in qs:
+            d.sub(section, "assessmentItemRef", identifier=item_identifier(q.id), href=f"../{item_href(q)}")
+    op = d.sub(root, "outcomeProcessing")
+    for name in ("SCORE", "MAXSCORE"):
+        total = d.sub(d.sub(op, "setOutcomeValue", identifier=name), "sum")
+        d.sub(total, "testVariables", variableIdentifier=name)
+    return root
+
+
+class _Manifest:
+    def __init__(self, d: Dialect, exams: dict[str, Exam]) -> None:
+        self.d, self.exams = d, exams
+        self.lom = f"{{{LOM}}}"
+        # The `imsqti` prefix is only a name, but citolab-qti-convert's upgrade maps QTI metadata to
+        # the 3.0 namespace by that prefix, so this choice keeps an upgraded manifest valid.
+        self.root = etree.Element(f"{{{d.cp_ns}}}manifest", nsmap={None: d.cp_ns, "lom": LOM, "imsqti": d.qtim_ns, "xsi": XSI})
+        self.root.set(f"{{{XSI}}}schemaLocation", " ".join([
+            d.cp_ns, d.cp_schema_location, LOM, d.lom_schema_location, d.qtim_ns, d.qtim_schema_location]))
+        self.root.set("identifier", "qlint_package")
+        meta = self._cp(self.root, "metadata")
+        self._cp(meta, "schema", d.package_schema)
+        self._cp(meta, "schemaversion", d.package_version)
+        self._cp(self.root, "organizations")
+        self.resources = self._cp(self.root, "resources")
+
+    def _cp(self, parent, name: str, text: str | None = None, **attrs: str) -> etree._Element:
+        return sub(parent, f"{{{self.d.cp_ns}}}{name}", text, **attrs)
+
+    def _l(self, parent, name: str, text: str | None = None) -> etree._Element:
+        return sub(parent, self.lom + name, text)
+
+    def _vocab(self, parent, name: str, source: str, value: str) -> None:
+        el = self._l(parent, name)
+        self._l(el, "source", source)
+        self._l(el, "value", value)
+
+    def _lang(self, parent, name: str, text: str) -> etree._Element:
+        el = self._l(parent, name)
+        self._l(el, "string", text)
+        return el
+
+    def test(self, code: str, href: str, items: list[Question]) -> None:
+        res = self._cp(self.resources, "resource", identifier=f"test_{code}", type=self.d.test_type, href=href)
+        self._cp(res, "file", href=href)
+        for q in items:
+            self._cp(res, "dependency", identifierref=f"item_{q.id}")
+
+    def item(self, q: Question, href: str, images: list[str]) -> None:
+        res = self._cp(self.resources, "resource", identifier=f"item_{q.id}", type=self.d.item_type, href=href)
+        meta = self._cp(res, "metadata")
+        qm = sub(meta, f"{{{self.d.qtim_ns}}}qtiMetadata")
+        for name, value in (("timeDependent", "false"), ("interactionType", "choiceInteraction"),
+                            ("feedbackType", "nonadaptive"), ("solutionAvailable", "true"),
+                            ("toolName", "qlint"), ("toolVersion", __version__)):
+            sub(qm, f"{{{self.d.qtim_ns}}}{name}", value)
+        self._lom(meta, q)
+        self._cp(res, "file", href=href)
+        for image in images:
+            self._cp(res, "file", href=image)
+
+    def _lom(self, meta, q: Question) -> None:
+        lom = self._l(meta, "lom")
+        general = self._l(lom, "general")
+        ident = self._l(general, "identifier")
+        self._l(ident, "catalog", "qlint")
+        self._l(ident, "entry", q.id)
+        self._lang(general, "title", q.id)
+        for tag in q.data.get("tags") or []:
+            self._lang(general, "keyword", tag)
+        self._vocab(self._l(lom, "lifeCycle"), "status", "qlint", q.data.get("status", ""))
+        if q.data.get("difficulty") in LOM_DIFFICULTY:
+            self._vocab(self._l(lom, "educational"), "difficulty", "LOMv1.0", LOM_DIFFICULTY[q.data["difficulty"]])
+        for other in q.data.get("related") or []:
+            rel = self._l(lom, "relation")
+            self._vocab(rel, "kind", "LOMv1.0", "references")
+            rid = self._l(self._l(rel, "resource"), "identifier")
+            self._l(rid, "catalog", "qlint")
+            self._l(rid, "entry", other)
+        exam = self.exams.get(q.exam)
+        classification = self._l(lom, "classification")
+        self._vocab(classification, "purpose", "LOMv1.0", "discipline")
+        path = self._l(classification, "taxonPath")
+        self._lang(path, "source", "qlint exam blueprint")
+        domains = {dom.id: dom.name for dom in exam.domains} if exam else {}
+        for tid, entry in ((q.exam, exam.name if exam else q.exam), (q.domain, domains.get(q.domain, q.domain))):
+            taxon = self._l(path, "taxon")
+            self._l(taxon, "id", tid)
+            self._lang(taxon, "entry", entry)
+
+
+def export(job: ExportJob, d: Dialect) -> ExportResult:
+    """Items, one test per exam, the manifest and the images, as a zip or a folder."""
+    files: dict[str, bytes] = {}
+    manifest = _Manifest(d, job.exams)
+    by_exam: dict[str, list[Question]] = {}
+    item_images: list[tuple[Question, list[str]]] = []
+    for n, q in enumerate(job.questions, 1):
+        require_xml_text(q.path, q.data)
+        media = MediaSet(job.bank_root)
+        shuffle = job.shuffle and q.data.get("shuffle", True) is not False
+        files[item_href(q)] = to_bytes(_Item(q, d, media).build(shuffle), d.mixed)
+        for name, data in media.read().items():
+            files[name] = data
+        item_images.append((q, [quote(name) for name in sorted(media.files)]))
+        by_exam.setdefault(q.exam, []).append(q)
+        job.tick(n)
+    for code in sorted(by_exam):
+        href = test_href(code)
+        files[href] = to_bytes(_test(d, code, job.exams.get(code), by_exam[code]))
+        manifest.test(code, href, sorted(by_exam[code], key=lambda q: q.id))
+    for q, images in item_images:
+        manifest.item(q, item_href(q), images)
+    files["imsmanifest.xml"] = to_bytes(manifest.root)
+    result = ExportResult()
+    result.written = write_package(Path(job.output), files, job.zip, result.warnings)
+    return result
+

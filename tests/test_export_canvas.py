@@ -1,0 +1,304 @@
+"""canvas export: the package's structure compared with what text2qti (the reference Canvas QTI 1.2
+writer) produces for an equivalent quiz, plus scoring, feedback content, shuffle, images, markup
+injection and determinism."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import zipfile
+
+import pytest
+from lxml import etree
+
+from bankgen import write_bank
+from conftest import BANK, REPO
+from exportkit import (load_bank, manifest_hrefs, missing_from_package, read_package, resolve, run,
+                       sample_question, unlisted_in_manifest, write_question, xml)
+from qlint.cli import main
+from qlint.exporters._content import render, render_inline
+from qti_readback import plain
+
+from text2qti.config import Config  # a test dependency: missing, the test must fail, not skip
+from text2qti.qti import QTI
+from text2qti.quiz import Quiz
+
+Q = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
+QUIZ = "qlint-mla-c01"
+
+# The same two questions as the first two below, in text2qti's plain-text quiz format.
+TEXT2QTI_QUIZ = """Quiz title: Sample
+Quiz description: Two questions.
+
+1.  A model does not fit on one GPU. Which strategy should the team use?
+... Model parallelism places layers on different GPUs.
++   Correct.
+-   Incorrect.
+a)  Data parallelism
+... Every GPU holds the whole model.
+*b) Model parallelism
+... Correct: it splits the layers across GPUs.
+c)  Hyperparameter tuning
+... Tuning does not split anything.
+
+2.  Which configurations meet the requirements? (Choose TWO.)
+... Use an endpoint and your own key.
++   Correct.
+-   Incorrect.
+[*] Gateway endpoint
+... Correct: traffic stays on the AWS network.
+[ ] NAT gateway
+... Traffic crosses the internet.
+[*] KMS key ids
+... Correct: the company's key.
+"""
+
+
+def _multiple():
+    return sample_question(
+        id="mla-c01-dev-sample-multi", type="multiple", choose=2,
+        stem="Which configurations meet the requirements? (Choose TWO.)\n",
+        options=[
+            {"id": "gateway", "text": "Gateway endpoint", "correct": True, "rationale": "Correct: traffic stays on the AWS network.\n"},
+            {"id": "nat", "text": "NAT gateway", "correct": False, "rationale": "Traffic crosses the internet.\n",
+             "right_when": "Containers need the internet.\n"},
+            {"id": "kms", "text": "KMS key ids", "correct": True, "rationale": "Correct: the company's key.\n"},
+        ])
+
+
+def _export(tmp_path, questions, name="canvas.zip", **options):
+    bank = tmp_path / "bank"
+    for data in questions:
+        write_question(bank / "mla-c01" / "model-development", data)
+    shutil.copytree(BANK / "exams", bank / "exams", dirs_exist_ok=True)
+    loaded, exams = load_bank(bank)
+    result = run("canvas", loaded, exams, tmp_path / name, bank, **options)
+    return read_package(tmp_path / name), result
+
+
+def _normalise(name: str, quiz_id: str) -> str:
+    return name.replace(quiz_id, "<quiz>")
+
+
+def _paths(el: etree._Element, prefix: str = "") -> set[str]:
+    here = f"{prefix}/{etree.QName(el).localname}"
+    out = {here}
+    for child in el:
+        if isinstance(child.tag, str):
+            out |= _paths(child, here)
+    return out
+
+
+def _items(files: dict[str, bytes], quiz_id: str) -> list[etree._Element]:
+    return list(xml(files[f"{quiz_id}/{quiz_id}.xml"]).iter(f"{Q}item"))
+
+
+def _fields(item) -> list[str]:
+    return [f.findtext(f"{Q}fieldlabel") for f in item.iter(f"{Q}qtimetadatafield")]
+
+
+def _answer_ids(item) -> list[str]:
+    return [r.get("ident") for r in item.iter(f"{Q}response_label")]
+
+
+def _conditions(item) -> list[tuple]:
+    """Each respcondition as (continue, condition shape, SCORE set, feedback), answer ids generalised."""
+    answers = _answer_ids(item)
+    def norm(value: str) -> str:
+        for i, a in enumerate(answers):
+            value = value.replace(a, f"<answer{i}>")
+        return value
+    out = []
+    for cond in item.iter(f"{Q}respcondition"):
+        shape = " ".join(f"{etree.QName(el).localname}:{norm(el.text or '').strip()}"
+                         for el in cond.find(f"{Q}conditionvar").iter() if isinstance(el.tag, str))
+        out.append((cond.get("continue"), shape, cond.findtext(f"{Q}setvar"),
+                    norm(cond.find(f"{Q}displayfeedback").get("linkrefid"))))
+    return out
+
+
+@pytest.fixture
+def both(tmp_path):
+    """(our package, text2qti's package) for the same two questions."""
+    ours, _ = _export(tmp_path, [sample_question(), _multiple()])
+    theirs = read_package_bytes(QTI(Quiz(TEXT2QTI_QUIZ, config=Config(), source_name="sample")).zip_bytes())
+    return ours, theirs
+
+
+def read_package_bytes(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return {n: zf.read(n) for n in zf.namelist()}
+
+
+def _quiz_id(files: dict[str, bytes]) -> str:
+    return next(n.split("/")[0] for n in files if n.endswith("/assessment_meta.xml"))
+
+
+def test_file_layout_matches_text2qti(both):
+    ours, theirs = both
+    assert sorted(_normalise(n, _quiz_id(ours)) for n in ours) == sorted(_normalise(n, _quiz_id(theirs)) for n in theirs) == [
+        "<quiz>/<quiz>.xml", "<quiz>/assessment_meta.xml", "imsmanifest.xml", "non_cc_assessments/"]
+    assert ours["non_cc_assessments/"] == b""
+
+
+def test_manifest_resources_match_text2qti(both):
+    def resources(files):
+        quiz = _quiz_id(files)
+        root = xml(files["imsmanifest.xml"])
+        ns = etree.QName(root).namespace
+        by_id = {r.get("identifier"): r for r in root.iter(f"{{{ns}}}resource")}
+        out = []
+        for r in by_id.values():
+            deps = [by_id[d.get("identifierref")].get("type") for d in r.iter(f"{{{ns}}}dependency")]
+            files_ = [_normalise(f.get("href"), quiz) for f in r.iter(f"{{{ns}}}file")]
+            out.append((r.get("type"), _normalise(r.get("href") or "", quiz), tuple(files_), tuple(deps)))
+        return ns, etree.QName(root).localname, sorted(out)
+    assert resources(both[0]) == resources(both[1])
+    assert missing_from_package(both[0]) == [] and unlisted_in_manifest(both[0]) == []
+
+
+def test_assessment_and_items_have_text2qti_structure_metadata_and_feedback_idents(both):
+    ours, theirs = both
+    our_root, their_root = xml(ours[f"{_quiz_id(ours)}/{_quiz_id(ours)}.xml"]), xml(theirs[f"{_quiz_id(theirs)}/{_quiz_id(theirs)}.xml"])
+    assert our_root.nsmap[None] == their_root.nsmap[None]
+    assert our_root.find(f"{Q}assessment/{Q}section").get("ident") == their_root.find(f"{Q}assessment/{Q}section").get("ident")
+    our_items, their_items = _items(ours, _quiz_id(ours)), _items(theirs, _quiz_id(theirs))
+    assert len(our_items) == len(their_items) == 2
+    for mine, ref in zip(our_items, their_items):  # single, then multiple
+        assert _paths(mine) == _paths(ref)
+        assert _fields(mine) == _fields(ref)
+        assert [f.findtext(f"{Q}fieldentry") for f in mine.iter(f"{Q}qtimetadatafield")][0] == \
+               [f.findtext(f"{Q}fieldentry") for f in ref.iter(f"{Q}qtimetadatafield")][0]
+        lid, ref_lid = mine.find(f".//{Q}response_lid"), ref.find(f".//{Q}response_lid")
+        assert (lid.get("ident"), lid.get("rcardinality")) == (ref_lid.get("ident"), ref_lid.get("rcardinality"))
+        assert {m.get("texttype") for m in mine.iter(f"{Q}mattext")} == {"text/html"}
+        assert _conditions(mine) == _conditions(ref)
+        our_fb = sorted(re.sub(r"^.*_fb$", "<answer>_fb", f.get("ident")) if f.get("ident") not in ("general_fb", "correct_fb", "general_incorrect_fb") else f.get("ident") for f in mine.iter(f"{Q}itemfeedback"))
+        ref_fb = sorted(re.sub(r"^.*_fb$", "<answer>_fb", f.get("ident")) if f.get("ident") not in ("general_fb", "correct_fb", "general_incorrect_fb") else f.get("ident") for f in ref.iter(f"{Q}itemfeedback"))
+        assert our_fb == ref_fb
+        answers = _answer_ids(mine)
+        assert {f.get("ident") for f in mine.iter(f"{Q}itemfeedback")} >= {f"{a}_fb" for a in answers}
+        assert mine.findtext(f".//{Q}qtimetadatafield[{Q}fieldlabel='original_answer_ids']/{Q}fieldentry") == ",".join(answers)
+
+
+def test_assessment_meta_uses_only_fields_text2qti_writes(both):
+    ours, theirs = both
+    mine = xml(ours[f"{_quiz_id(ours)}/assessment_meta.xml"])
+    ref = xml(theirs[f"{_quiz_id(theirs)}/assessment_meta.xml"])
+    assert mine.nsmap[None] == ref.nsmap[None] and mine.get("identifier") == _quiz_id(ours)
+    assert {etree.QName(el).localname for el in mine} <= {etree.QName(el).localname for el in ref}
+    ns = f"{{{mine.nsmap[None]}}}"
+    assert mine.findtext(f"{ns}points_possible") == "2.0"
+    assert mine.findtext(f"{ns}shuffle_answers") == "true"
+
+
+@pytest.fixture(scope="module")
+def sample_canvas(tmp_path_factory):
+    out = tmp_path_factory.mktemp("canvas")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(REPO)
+        assert main(["export", "-f", "canvas", "-o", str(out / "a.zip")]) == 0
+        assert main(["export", "-f", "canvas", "-o", str(out / "b.zip")]) == 0
+        assert main(["export", "-f", "canvas", "-o", str(out / "dir"), "--no-zip"]) == 0
+    return out
+
+
+def test_sample_bank_same_bytes_and_complete_package(sample_canvas):
+    assert (sample_canvas / "a.zip").read_bytes() == (sample_canvas / "b.zip").read_bytes()
+    files = read_package(sample_canvas / "a.zip")
+    folder = read_package(sample_canvas / "dir")
+    assert {n: d for n, d in folder.items() if not n.endswith("/")} == {n: d for n, d in files.items() if not n.endswith("/")}
+    assert "non_cc_assessments/" in folder and "non_cc_assessments/" in files  # the empty folder too
+    assert missing_from_package(files) == [] and unlisted_in_manifest(files) == []
+    assert len(_items(files, QUIZ)) == 20
+
+
+def test_sample_bank_answers_keys_and_feedback_match_the_questions(sample_canvas):
+    files = read_package(sample_canvas / "a.zip")
+    questions = {q.id: q for q in load_bank(BANK)[0]}
+    for item in _items(files, QUIZ):
+        q = questions[item.get("ident")]
+        answers = _answer_ids(item)
+        assert answers == [f"{q.id}_{o.id}" for o in q.options]
+        qtype = item.findtext(f".//{Q}qtimetadatafield[{Q}fieldlabel='question_type']/{Q}fieldentry")
+        assert qtype == ("multiple_answers_question" if q.type == "multiple" else "multiple_choice_question")
+        scoring = [c for c in item.iter(f"{Q}respcondition") if c.findtext(f"{Q}setvar") == "100"]
+        assert len(scoring) == 1 and scoring[0].get("continue") == "No"
+        cond = scoring[0].find(f"{Q}conditionvar")
+        required = sorted(v.text for v in cond.iter(f"{Q}varequal") if etree.QName(v.getparent()).localname != "not")
+        excluded = sorted(v.text for v in cond.iter(f"{Q}varequal") if etree.QName(v.getparent()).localname == "not")
+        assert required == sorted(f"{q.id}_{k.id}" for k in q.keys)
+        if q.type == "multiple":  # all or nothing
+            assert excluded == sorted(f"{q.id}_{o.id}" for o in q.distractors)
+        feedback = {f.get("ident"): plain(f.findtext(f".//{Q}mattext")) for f in item.iter(f"{Q}itemfeedback")}
+        assert plain(render(q.explanation)) in feedback["general_fb"]
+        assert f"Common exam trap: {plain(render(q.trap))}" in feedback["general_fb"]
+        assert all(r["title"] in feedback["general_fb"] for r in q.data.get("references", []))
+        for o in q.options:
+            assert feedback[f"{q.id}_{o.id}_fb"].startswith(plain(render(o.rationale)))
+            if o.right_when:
+                assert f"When it would be right: {plain(render(o.right_when))}" in feedback[f"{q.id}_{o.id}_fb"]
+        assert all(plain(render_inline(k.text)) in feedback["general_incorrect_fb"] for k in q.keys)
+
+
+def test_one_quiz_per_exam(tmp_path):
+    root = write_bank(tmp_path / "gen", 12)
+    questions, exams = load_bank(root / "bank")
+    run("canvas", questions, exams, tmp_path / "c.zip", root / "bank")
+    files = read_package(tmp_path / "c.zip")
+    assert sorted(n for n in files if n.endswith("/assessment_meta.xml")) == [
+        "qlint-gen-01/assessment_meta.xml", "qlint-gen-02/assessment_meta.xml"]
+    assert len(_items(files, "qlint-gen-01")) + len(_items(files, "qlint-gen-02")) == 12
+    assert missing_from_package(files) == [] and unlisted_in_manifest(files) == []
+
+
+def _shuffle_answers(files):
+    meta = xml(files[f"{QUIZ}/assessment_meta.xml"])
+    return meta.findtext(f"{{{meta.nsmap[None]}}}shuffle_answers")
+
+
+def test_shuffle_is_per_quiz_so_an_order_that_matters_turns_it_off_with_a_warning(tmp_path):
+    files, result = _export(tmp_path, [sample_question(), _multiple()], "a.zip")
+    assert _shuffle_answers(files) == "true" and result.warnings == []
+    files, result = _export(tmp_path, [sample_question(), _multiple()], "b.zip", shuffle=False)
+    assert _shuffle_answers(files) == "false" and result.warnings == []
+    pinned = _multiple()
+    pinned["options"][2]["pinned"] = True
+    files, result = _export(tmp_path / "c", [sample_question(shuffle=False), pinned], "c.zip")
+    assert _shuffle_answers(files) == "false"
+    assert len(result.warnings) == 1
+    assert re.match(r".*mla-c01-dev-sample\.yaml:\d+:\d+: Canvas shuffles answers per quiz.*shuffle: false.*\(and 1 more question\)$",
+                    result.warnings[0]), result.warnings
+
+
+def test_images_use_the_canvas_file_base_and_are_listed(tmp_path):
+    folder = tmp_path / "bank" / "mla-c01" / "model-development"
+    (folder / "img").mkdir(parents=True)
+    (folder / "img" / "a b.png").write_bytes(b"png")
+    files, _ = _export(tmp_path, [sample_question(explanation="See ![diagram](<img/a b.png>).\n")])
+    name = "images/mla-c01/model-development/img/a b.png"
+    assert files[name] == b"png"
+    assert name in manifest_hrefs(files) and missing_from_package(files) == []
+    general = xml(files[f"{QUIZ}/{QUIZ}.xml"]).find(f".//{Q}itemfeedback[@ident='general_fb']").findtext(f".//{Q}mattext")
+    src = re.search(r'src="([^"]+)"', general).group(1)
+    assert src == "%24IMS-CC-FILEBASE%24/images/mla-c01/model-development/img/a%20b.png"
+    assert resolve("x", src.replace("%24IMS-CC-FILEBASE%24/", "")) == name
+
+
+def test_markup_injection_stays_text(tmp_path):
+    payload = "<script>alert('x')</script> ]]> & \"quoted\" café ≤ 日本"
+    options = sample_question()["options"]
+    options[0]["text"] = payload
+    options[0]["rationale"] = payload
+    files, _ = _export(tmp_path, [sample_question(stem=payload + "\n", trap=payload, explanation=payload, options=options)])
+    root = xml(files[f"{QUIZ}/{QUIZ}.xml"])  # well-formed XML
+    for mattext in root.iter(f"{Q}mattext"):
+        html = etree.fromstring(f"<div>{mattext.text}</div>".encode())  # the HTML inside is well-formed too
+        assert not list(html.iter("script"))
+    item = root.find(f".//{Q}item")
+    assert plain(item.findtext(f"{Q}presentation/{Q}material/{Q}mattext")) == payload
+    assert plain(item.find(f".//{Q}response_label").findtext(f".//{Q}mattext")) == payload
+    feedback = {f.get("ident"): plain(f.findtext(f".//{Q}mattext")) for f in item.iter(f"{Q}itemfeedback")}
+    assert feedback["mla-c01-dev-sample_data-parallel_fb"].startswith(payload + " When it would be right:")
+    assert feedback["general_fb"].startswith(f"{payload} Common exam trap: {payload} Go deeper:")
