@@ -8,14 +8,17 @@ import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterator, Mapping
+from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from qlint.files import UnsafePathError, safe_join
 
 # XML 1.0 Char production: tab, LF, CR and U+0020 upward, minus surrogates and U+FFFE/U+FFFF.
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -25,14 +28,45 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False, "xhtmlOut": True}).enable("table")
 
 
-def render(text: str) -> str:
-    """Markdown to an XHTML fragment (well-formed: `<br />`, escaped `<`, `&`)."""
-    return _md().render(text or "").strip()
+def render(text: str, urls: Mapping[str, str] | None = None) -> str:
+    """Markdown to an XHTML fragment (well-formed: `<br />`, escaped `<`, `&`).
+
+    `urls` maps an image path as `image_paths` reports it to the URL the target uses instead.
+    """
+    md = _md()
+    if not urls:
+        return md.render(text or "").strip()
+    return md.renderer.render(rewrite_images(md.parse(text or ""), urls), md.options, {}).strip()
 
 
-def render_inline(text: str) -> str:
+def render_inline(text: str, urls: Mapping[str, str] | None = None) -> str:
     """Markdown to inline XHTML, without the wrapping paragraph, for short option texts."""
-    return _md().renderInline(text or "").strip()
+    md = _md()
+    if not urls:
+        return md.renderInline(text or "").strip()
+    return md.renderer.render(rewrite_images(md.parseInline(text or ""), urls), md.options, {}).strip()
+
+
+def _images(tokens: list[Token]) -> Iterator[Token]:
+    for t in tokens:
+        if t.type == "image":
+            yield t
+        if t.children:
+            yield from _images(t.children)
+
+
+def _local(src: str) -> str | None:
+    """The file path an image source names, or None for URLs (http:, data: ...)."""
+    return None if not src or _SCHEME.match(src) or src.startswith("//") else unquote(src)
+
+
+def rewrite_images(tokens: list[Token], urls: Mapping[str, str]) -> list[Token]:
+    """Point image tokens whose path is in `urls` at the mapped URL (in place; returns `tokens`)."""
+    for t in _images(tokens):
+        path = _local(str(t.attrGet("src") or ""))
+        if path in urls:
+            t.attrSet("src", urls[path])
+    return tokens
 
 
 def forbidden_char(text: str) -> int | None:
@@ -42,8 +76,12 @@ def forbidden_char(text: str) -> int | None:
 
 
 def image_paths(text: str) -> list[str]:
-    """Relative image paths referenced by Markdown `![alt](path)`; URLs are left alone."""
-    return [p for p in _IMAGE.findall(text or "") if not re.match(r"^[a-z][a-z0-9+.-]*:", p, re.I)]
+    """Relative image paths referenced by Markdown images (inline or reference style), as the
+    Markdown parser reads them (percent-escapes decoded); URLs are left alone."""
+    if "![" not in (text or ""):  # every image form starts with "![": skip the parse
+        return []
+    paths = (_local(str(t.attrGet("src") or "")) for t in _images(_md().parse(text or "")))
+    return list(dict.fromkeys(p for p in paths if p))
 
 
 @dataclass(frozen=True)
