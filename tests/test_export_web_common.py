@@ -91,9 +91,14 @@ def test_folder_targets_never_overwrite_foreign_files_and_drop_stale_pages(tmp_p
         export("markdown", questions, exams, root, out)
 
 
-def test_single_file_targets_refuse_a_folder(tmp_path, banks):
+def test_single_file_targets_refuse_a_folder_and_folder_targets_a_file(tmp_path, banks):
     with pytest.raises(ValueError, match="is a folder"):
         export("moodle", *banks["sample"], tmp_path)
+    existing = tmp_path / "notes.md"
+    existing.write_text("keep me", encoding="utf-8")
+    with pytest.raises(ValueError, match="is a file"):
+        export("markdown", *banks["sample"], existing)
+    assert existing.read_text(encoding="utf-8") == "keep me"
 
 
 def test_cli_lists_filters_and_reports(tmp_path):

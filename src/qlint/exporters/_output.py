@@ -25,10 +25,10 @@ def write_file(path: Path, data: bytes) -> list[Path]:
 
 def _previous(root: Path, fmt: str) -> list[str]:
     marker = root / MARKER
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"{root} is a file; give a folder for this format")
     if not root.exists() or not any(root.iterdir()):
         return []
-    if not root.is_dir():
-        raise ValueError(f"{root} is a file; give a folder for this format")
     if not marker.is_file():
         raise ValueError(f"{root} is not empty and was not written by qlint export; choose a new or empty folder")
     lines = marker.read_text(encoding="utf-8").splitlines()

@@ -52,7 +52,7 @@ class _Progress:
          "lint errors unless --force is given. Output is deterministic: same bank, same bytes.")
 def configure(p: argparse.ArgumentParser):
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: the configured bank)")
-    p.add_argument("--format", "-f", required=True, metavar="NAME", help="target format (see --list)")
+    p.add_argument("--format", "-f", required=True, metavar="NAME", help="target format: qti21, qti30, canvas, moodle, gift, markdown, html, json, jsonl")
     p.add_argument("--output", "-o", required=True, metavar="PATH", help="file or folder to write")
     p.add_argument("--exam", type=_csv, default=[], metavar="CODES", help="only these exams")
     p.add_argument("--domain", type=_csv, default=[], metavar="IDS", help="only these domains")
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         out = exp.write(job)
-    except (UnsafePathError, FileNotFoundError, ValueError) as exc:
+    except (UnsafePathError, OSError, ValueError) as exc:  # OSError: e.g. an output folder we may not write
         print(f"qlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     for w in out.warnings:
