@@ -117,7 +117,7 @@ def generate(out: Path, count: int = 1000, seed: int = 5) -> list[Path]:
     bank = out / "bank"
     (bank / "exams").mkdir(parents=True, exist_ok=True)
     (out / "qlint.toml").write_text('bank = "bank"\nexams = "bank/exams"\n', encoding="utf-8")
-    exam = [f"format: 1", f"code: {EXAM}", "name: Generated Practice Exam", "domains:"]
+    exam = ["format: 1", f"code: {EXAM}", "name: Generated Practice Exam", "domains:"]
     for d, name, weight in DOMAINS:
         exam += [f"  - id: {d}", f"    name: {_q(name)}", f"    weight: {weight}"]
     (bank / "exams" / "gen-01.yaml").write_text("\n".join(exam) + "\n", encoding="utf-8")

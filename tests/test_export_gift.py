@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import re
 
+import warnings
+
 import pytest
-from pygiftparser import parser as pygift
+
+with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() on import
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pygiftparser import parser as pygift
 
 import gift_reference
 from export_support import banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401

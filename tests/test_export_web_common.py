@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from export_support import (banks, copy_project, export, exported, image_project, load_questions,  # noqa: F401
+from export_support import (banks, export, exported, image_project, load_questions,  # noqa: F401
                             tree_bytes)
 from conftest import REPO
 from qlint.files import UnsafePathError

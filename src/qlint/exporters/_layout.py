@@ -15,6 +15,12 @@ from qlint.exporters._media import Image, bank_root, question_images, relative_u
 from qlint.model import Question
 
 _TAG = re.compile(r"<[^>]+>")
+_NUMBERS = {2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX", 7: "SEVEN", 8: "EIGHT", 9: "NINE"}
+
+
+def choose_word(n: int) -> str:
+    """"TWO" for 2: how exam stems state the number of answers to choose."""
+    return _NUMBERS.get(n, str(n))
 
 
 def plain(markdown: str) -> str:

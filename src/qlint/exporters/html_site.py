@@ -22,11 +22,11 @@ from markupsafe import Markup
 from qlint.exporters import ExportJob, ExportResult, exporter
 from qlint.exporters._content import render
 from qlint.exporters._feedback import compact
-from qlint.exporters._layout import Site, lead_in
+from qlint.exporters._grades import is_multiple
+from qlint.exporters._layout import Site, choose_word, lead_in
 from qlint.exporters._output import write_folder
 from qlint.model import Question
 
-NUMBERS = {2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX", 7: "SEVEN", 8: "EIGHT", 9: "NINE"}
 # markdown-it writes table alignment as a style attribute, which the CSP would block: use classes.
 _ALIGN = re.compile(r' style="text-align:(left|center|right)"')
 _REMOTE_IMG = re.compile(r'<img src="(?:https?:)?//')
@@ -80,7 +80,7 @@ class _Pages:
             "right_when": _html(o.right_when, urls) if o.right_when else "",
             "why_chosen": _html(o.raw.get("why_chosen"), urls) if o.raw.get("why_chosen") else "",
         } for o in q.options]
-        multiple = q.type == "multiple" or len(q.keys) > 1
+        multiple = is_multiple(q)
         prev, nxt = site.neighbours(q)
         stem = _html(q.stem, urls)
         if any(_REMOTE_IMG.search(str(v)) for v in [stem, *(o["html"] for o in options)]):
@@ -91,7 +91,7 @@ class _Pages:
              (site.domain_name(q.exam, q.domain), site.domain_index(q.exam, q.domain))],
             script=True, title=site.title(q), stem=stem, trap=_html(q.trap, urls) if q.trap else "",
             multiple=multiple, choose=len(q.keys) if multiple else 1,
-            choose_word=NUMBERS.get(len(q.keys), str(len(q.keys))),
+            choose_word=choose_word(len(q.keys)),
             options=options, keys=[o for o in options if o["correct"]], explanation=_html(q.explanation, urls),
             references=[(r["title"], r["url"]) for r in q.data.get("references") or []],
             related=[(lead_in(other) if other else rid, site.link(here, site.page(other)) if other else "")

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from qlint.exporters import ExportJob, ExportResult, exporter
 from qlint.exporters import _feedback as fb
-from qlint.exporters._layout import Site, lead_in
+from qlint.exporters._grades import is_multiple
+from qlint.exporters._layout import Site, choose_word, lead_in
 from qlint.exporters._markdown_text import link, text, to_markdown
 from qlint.exporters._output import write_folder
 from qlint.model import OptionView, Question
-
-NUMBERS = {2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX", 7: "SEVEN", 8: "EIGHT", 9: "NINE"}
-
 
 def _indent(block: str, prefix: str, first: str) -> str:
     """A block under a list marker or quote: `first` before line one, `prefix` before the rest."""
@@ -54,8 +52,8 @@ class _Page:
         if q.trap:
             parts.append(_indent(f"**⚠ {fb.TRAP}**\n\n{self.md(q.trap)}", "> ", "> "))
         parts.append("## Answer choices")
-        if q.type == "multiple":
-            parts.append(f"*Choose {NUMBERS.get(q.choose, q.choose)}.*")
+        if is_multiple(q):
+            parts.append(f"*Choose {choose_word(len(q.keys))}.*")
         parts.append("\n".join(_indent(self.md(o.text), "   ", f"- **{o.letter}.** ") for o in q.options))
         parts.append("## Correct answer & explanation")
         parts.append("\n".join(_indent(self.md(o.text), "   ", f"- ✓ **{o.letter}.** ") for o in q.keys))

@@ -14,6 +14,7 @@ from lxml import etree
 
 from qlint.exporters import ExportJob, ExportResult, exporter
 from qlint.exporters import _feedback as fb
+from qlint.exporters._content import render
 from qlint.exporters._grades import fmt, fractions, is_multiple
 from qlint.exporters._layout import Site
 from qlint.exporters._media import Image, images_in
@@ -78,7 +79,7 @@ def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool) -> N
     el = etree.SubElement(quiz, "question", type="multichoice")
     _text(etree.SubElement(el, "name"), q.id, html=False)
     stem = _Area(q, site, [("/stem", q.stem)])
-    stem.write(el, "questiontext", fb.render(q.stem, stem.urls))
+    stem.write(el, "questiontext", render(q.stem, stem.urls))
     general = _Area(q, site, [("/explanation", q.explanation), ("/trap", q.trap or "")])
     general.write(el, "generalfeedback", fb.general(q, general.urls))
     for tag, value in (("defaultgrade", DEFAULT_GRADE), ("penalty", PENALTY), ("hidden", "0"),
