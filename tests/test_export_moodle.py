@@ -128,3 +128,19 @@ def test_forbidden_character_is_refused_with_file_and_line(tmp_path):
     with pytest.raises(ValueError, match=r"hostile\.yaml:\d+:\d+: character U\+000B"):
         export("moodle", questions, exams, bank, tmp_path / "m.xml")
     assert not (tmp_path / "m.xml").exists()
+
+
+@pytest.mark.parametrize("keys", range(1, 10))
+def test_grades_stay_on_moodles_list_for_every_key_count(keys):
+    from qlint.exporters._grades import fractions
+    from qlint.model import Question
+
+    for wrong in range(1, 11 - keys):
+        opts = [{"id": f"k{i}", "text": "k", "correct": True} for i in range(keys)]
+        opts += [{"id": f"w{i}", "text": "w", "correct": False} for i in range(wrong)]
+        q = Question("q.yaml", {"type": "multiple" if keys > 1 else "single", "options": opts})
+        grades = fractions(q)
+        assert all(abs(g) in ALLOWED_GRADES for g in grades), (keys, wrong, grades)
+        assert abs(sum(g for g in grades if g > 0) - 100) < 1e-3
+        if keys > 1:
+            assert abs(sum(grades)) < 1e-3  # ticking every box scores nothing
