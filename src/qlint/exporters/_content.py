@@ -10,10 +10,11 @@ import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator, Mapping
 from urllib.parse import quote, unquote
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from qlint.files import UnsafePathError, atomic_write, safe_join
 from qlint.loading.positions import Locator, join_pointer
@@ -21,8 +22,7 @@ from qlint.model import iter_strings
 
 # XML 1.0 Char production: tab, LF, CR and U+0020 upward, minus surrogates and U+FFFE/U+FFFF.
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
-_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -33,15 +33,54 @@ def _md() -> MarkdownIt:
 
 
 @lru_cache(maxsize=8192)  # texts repeat (keys in feedback, several formats in one run); strings are immutable
-def render(text: str) -> str:
-    """Markdown to an XHTML fragment (well-formed: `<br />`, escaped `<`, `&`)."""
-    return _md().render(text or "").strip()
+def _render(text: str) -> str:
+    return _md().render(text).strip()
 
 
 @lru_cache(maxsize=8192)
-def render_inline(text: str) -> str:
+def _render_inline(text: str) -> str:
+    return _md().renderInline(text).strip()
+
+
+def render(text: str, urls: Mapping[str, str] | None = None) -> str:
+    """Markdown to an XHTML fragment (well-formed: `<br />`, escaped `<`, `&`).
+
+    `urls` maps an image path as `image_paths` reports it to the URL the target uses instead.
+    """
+    if not urls:
+        return _render(text or "")
+    md = _md()
+    return md.renderer.render(rewrite_images(md.parse(text or ""), urls), md.options, {}).strip()
+
+
+def render_inline(text: str, urls: Mapping[str, str] | None = None) -> str:
     """Markdown to inline XHTML, without the wrapping paragraph, for short option texts."""
-    return _md().renderInline(text or "").strip()
+    if not urls:
+        return _render_inline(text or "")
+    md = _md()
+    return md.renderer.render(rewrite_images(md.parseInline(text or ""), urls), md.options, {}).strip()
+
+
+def _images(tokens: list[Token]) -> Iterator[Token]:
+    for t in tokens:
+        if t.type == "image":
+            yield t
+        if t.children:
+            yield from _images(t.children)
+
+
+def _local(src: str) -> str | None:
+    """The file path an image source names, or None for URLs (http:, data: ...)."""
+    return None if not src or _SCHEME.match(src) or src.startswith("//") else unquote(src)
+
+
+def rewrite_images(tokens: list[Token], urls: Mapping[str, str]) -> list[Token]:
+    """Point image tokens whose path is in `urls` at the mapped URL (in place; returns `tokens`)."""
+    for t in _images(tokens):
+        path = _local(str(t.attrGet("src") or ""))
+        if path in urls:
+            t.attrSet("src", urls[path])
+    return tokens
 
 
 def forbidden_char(text: str) -> int | None:
@@ -51,8 +90,12 @@ def forbidden_char(text: str) -> int | None:
 
 
 def image_paths(text: str) -> list[str]:
-    """Relative image paths referenced by Markdown `![alt](path)`; URLs are left alone."""
-    return [p for p in _IMAGE.findall(text or "") if not _URL.match(p)]
+    """Relative image paths referenced by Markdown images (inline or reference style), as the
+    Markdown parser reads them (percent-escapes decoded); URLs are left alone."""
+    if "![" not in (text or ""):  # every image form starts with "![": skip the parse
+        return []
+    paths = (_local(str(t.attrGet("src") or "")) for t in _images(_md().parse(text or "")))
+    return list(dict.fromkeys(p for p in paths if p))
 
 
 class ExportError(ValueError):
@@ -119,7 +162,7 @@ class MediaSet:
 
     def add(self, question_path: str, pointer: str, src: str) -> str | None:
         """The package path (URL-quoted) for an image `src` in a question; None for a URL."""
-        if _URL.match(src):
+        if _SCHEME.match(src):
             return None
         root = self.bank_root or Path(question_path).parent
         try:

@@ -52,7 +52,7 @@ class _Progress:
          "lint errors unless --force is given. Output is deterministic: same bank, same bytes.")
 def configure(p: argparse.ArgumentParser):
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: the configured bank)")
-    p.add_argument("--format", "-f", required=True, metavar="NAME", help="target format (see --list)")
+    p.add_argument("--format", "-f", required=True, metavar="NAME", help="target format: qti21, qti30, canvas, moodle, gift, markdown, html, json, jsonl")
     p.add_argument("--output", "-o", required=True, metavar="PATH", help="file or folder to write")
     p.add_argument("--exam", type=_csv, default=[], metavar="CODES", help="only these exams")
     p.add_argument("--domain", type=_csv, default=[], metavar="IDS", help="only these domains")

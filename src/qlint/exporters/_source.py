@@ -1,0 +1,61 @@
+"""Where a question's text lives: every text field with its JSON pointer, and pointer -> file:line:col
+for messages, so export errors and warnings name the exact place an author must edit."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from qlint.exporters._content import forbidden_char
+from qlint.loading.errors import LoadError
+from qlint.loading.limits import Limits
+from qlint.loading.positions import Locator
+from qlint.loading.reader import decode, read_bytes
+from qlint.model import Question
+
+# Option fields that hold Markdown shown to learners.
+OPTION_TEXTS = ("text", "rationale", "right_when", "why_chosen")
+
+
+def text_fields(q: Question) -> Iterator[tuple[str, str]]:
+    """(pointer, Markdown) for every learner-facing text of the question, in reading order."""
+    for key in ("stem", "trap"):
+        if isinstance(q.data.get(key), str):
+            yield f"/{key}", q.data[key]
+    for o in q.options:
+        for key in OPTION_TEXTS:
+            if isinstance(o.raw.get(key), str):
+                yield f"{o.pointer}/{key}", o.raw[key]
+    if isinstance(q.data.get("explanation"), str):
+        yield "/explanation", q.data["explanation"]
+
+
+def locate(q: Question, pointer: str) -> str:
+    """`path:line:col` of the value at `pointer` (`path:1:1` when the file cannot be re-read)."""
+    try:
+        span = Locator(decode(read_bytes(q.path, Limits()))).locate(pointer)
+    except (OSError, ValueError, LoadError):
+        return f"{q.path}:1:1"
+    return f"{q.path}:{span.line}:{span.col}"
+
+
+def _strings(value, pointer: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield pointer, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, f"{pointer}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _strings(v, f"{pointer}/{i}")
+
+
+def require_xml_chars(q: Question) -> None:
+    """Refuse (ValueError naming file:line:col) a question holding a character XML 1.0 forbids.
+
+    The lint gate reports these as S004; this catches them under `--force` too, before any
+    target writes a document a platform would reject.
+    """
+    for pointer, text in _strings(q.data, ""):
+        at = forbidden_char(text)
+        if at is not None:
+            raise ValueError(f"{locate(q, pointer)}: character U+{ord(text[at]):04X} is not allowed in XML exports")

@@ -1,0 +1,85 @@
+"""`gift`: Moodle's GIFT text format. Each question is one block with no blank line inside: a
+`// [id:…] [tag:…]` comment (which Moodle reads back as idnumber and tags), `::id::[html]stem{`,
+one line per answer with its feedback, the general feedback after `####`, and `}`. Every text is
+HTML (the same safe rendering as the other targets) with GIFT's special characters escaped and
+line breaks written as `\\n`, so no text can end a question early."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters import _feedback as fb
+from qlint.exporters._grades import fmt, fractions, is_multiple
+from qlint.exporters._layout import Site
+from qlint.exporters._media import question_images
+from qlint.exporters._output import write_file
+from qlint.exporters._source import locate
+from qlint.model import Question
+
+# Moodle's GIFT writer escapes exactly these; "\n" keeps a line break without a real one.
+_ESCAPES = str.maketrans({"\\": "\\\\", "~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}",
+                          ":": "\\:", "\n": "\\n", "\r": ""})
+# At the start of an answer, "%…%" reads as a weight and "[…]" as a text format: use entities.
+_LEADING = {"%": "&#37;", "[": "&#91;"}
+DROPPED = ("GIFT has no place for shuffle settings, answer numbering, correct/incorrect feedback, "
+           "option ids, difficulty, status, related questions or images; the exam trap, references, "
+           "'when it would be right' and 'why it is tempting' are folded into the feedback texts")
+
+
+def escape(text: str) -> str:
+    return text.translate(_ESCAPES)
+
+
+def _answer_text(html: str) -> str:
+    return _LEADING.get(html[:1], html[:1]) + html[1:] if html else html
+
+
+def _category(code: str, name: str) -> str:
+    # Moodle does not unescape category lines; a '/' inside a name is doubled as in Moodle XML.
+    return "$CATEGORY: " + "/".join(["$course$", *(" ".join(n.split()).replace("/", "//") for n in (code, name))])
+
+
+def question_block(q: Question) -> str:
+    marks = [f"[id:{q.id}]", *(f"[tag:{t}]" for t in q.data.get("tags") or [])]
+    lines = [f"// {' '.join(marks)}", f"::{escape(q.id)}::[html]{escape(fb.render(q.stem))}{{"]
+    multiple = is_multiple(q)
+    for o, fraction in zip(q.options, fractions(q)):
+        sign = f"~%{fmt(fraction)}%" if multiple else ("=" if o.correct else "~")
+        feedback = fb.option(o)
+        lines.append(f"{sign}{escape(_answer_text(fb.compact(o.text)))}" + (f"#{escape(feedback)}" if feedback else ""))
+    lines.append(f"####{escape(fb.general(q))}")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _losses(q: Question, root) -> list[str]:
+    """What this file sets that GIFT cannot keep, each as a "file:line:col: message" warning."""
+    out = []
+    if q.data.get("shuffle") is False:
+        out.append(f"{locate(q, '/shuffle')}: GIFT cannot keep the option order (shuffle: false); Moodle may shuffle it")
+    if any(o.raw.get("pinned") for o in q.options):
+        out.append(f"{locate(q, '/options')}: GIFT cannot pin an option in place; Moodle may shuffle it")
+    if images := question_images(q, root):
+        out.append(f"{q.path}:1:1: GIFT cannot carry images; {', '.join(sorted(images))} will not import "
+                   "(use the moodle format)")
+    return out
+
+
+@exporter("gift", "GIFT (Moodle's text format): categories, per-answer and general feedback, weights")
+def export_gift(job: ExportJob) -> ExportResult:
+    site = Site(job, ".gift")
+    result = ExportResult()
+    blocks = []
+    done = 0
+    for (code, domain), group in groupby(job.questions, key=lambda q: (q.exam, q.domain)):
+        blocks.append(_category(code, site.domain_name(code, domain)))
+        for q in group:
+            blocks.append(question_block(q))
+            result.warnings += _losses(q, site.root)
+            done += 1
+            job.tick(done)
+    data = "\n\n".join(blocks) + "\n"
+    result.written = write_file(job.output, data.encode("utf-8"))
+    result.warnings.append(f"{job.output}: {DROPPED}")
+    return result

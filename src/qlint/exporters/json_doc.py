@@ -1,0 +1,95 @@
+"""`json` and `jsonl`: the bank as data for downstream tools, following schema/export.schema.json.
+
+`json` writes one document (exams and questions); `jsonl` writes one question object per line,
+the shape of `#/$defs/question`, for streaming tools. Texts carry both the author's Markdown and
+qlint's safe HTML; images are embedded in base64 and named by their path in the bank.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from typing import Any
+
+from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters._content import render
+from qlint.exporters._media import bank_root, question_images
+from qlint.exporters._output import write_file
+from qlint.model import Question
+from qlint.project.exams import Exam
+
+SCHEMA_ID = "https://qlint.dev/schema/export/v1.json"
+VERSION = 1
+
+
+def _text(markdown: str | None, urls: dict[str, str]) -> dict[str, str] | None:
+    if markdown is None:
+        return None
+    return {"markdown": markdown, "html": render(markdown, urls)}
+
+
+def _exam(exam: Exam) -> dict[str, Any]:
+    return {"code": exam.code, "name": exam.name,
+            "domains": [{"id": d.id, "name": d.name, "weight": int(d.weight) if d.weight.is_integer() else d.weight}
+                        for d in exam.domains]}
+
+
+def question_record(q: Question, job: ExportJob, root) -> dict[str, Any]:
+    images = question_images(q, root)
+    urls = {ref: image.key for ref, image in images.items()}
+    exam = job.exams.get(q.exam)
+    domain_names = {d.id: d.name for d in exam.domains} if exam else {}
+    try:
+        source = os.path.relpath(os.path.abspath(q.path), root).replace(os.sep, "/")
+    except ValueError:  # another drive on Windows
+        source = os.path.basename(q.path)
+    unique = {image.key: image for image in images.values()}
+    return {
+        "id": q.id, "exam": q.exam, "exam_name": exam.name if exam else q.exam,
+        "domain": q.domain, "domain_name": domain_names.get(q.domain, q.domain),
+        "type": q.type, "choose": q.choose if q.type == "multiple" else 1, "status": q.data.get("status"),
+        "difficulty": q.data.get("difficulty"), "tags": list(q.data.get("tags") or []),
+        "shuffle": q.data.get("shuffle", True) is not False, "source": source,
+        "stem": _text(q.stem, urls), "trap": _text(q.trap, urls),
+        "options": [{
+            "id": o.id, "letter": o.letter, "correct": o.correct, "pinned": o.raw.get("pinned") is True,
+            "text": _text(o.text, urls), "rationale": _text(o.rationale, urls),
+            "right_when": _text(o.raw.get("right_when"), urls), "why_chosen": _text(o.raw.get("why_chosen"), urls),
+        } for o in q.options],
+        "keys": [o.id for o in q.keys],
+        "explanation": _text(q.explanation, urls),
+        "references": [{"title": r["title"], "url": r["url"]} for r in q.data.get("references") or []],
+        "related": list(q.data.get("related") or []),
+        "media": [{"path": key, "media_type": image.media_type, "sha256": hashlib.sha256(data := image.read()).hexdigest(),
+                   "base64": base64.b64encode(data).decode("ascii")} for key, image in sorted(unique.items())],
+    }
+
+
+def _records(job: ExportJob):
+    root = bank_root(job)
+    for i, q in enumerate(job.questions, 1):
+        yield question_record(q, job, root)
+        job.tick(i)
+
+
+def _dump(value: Any, indent: int | None) -> str:
+    # ensure_ascii=False keeps text readable; allow_nan=False keeps the output strict JSON.
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent,
+                      separators=(",", ": ") if indent else (",", ":"))
+
+
+@exporter("json", "JSON document (schema/export.schema.json): exams and questions with Markdown and HTML texts")
+def export_json(job: ExportJob) -> ExportResult:
+    questions = list(_records(job))
+    codes = sorted({q["exam"] for q in questions})
+    doc = {"$schema": SCHEMA_ID, "format": "qlint-export", "version": VERSION,
+           "exams": [_exam(job.exams[c]) for c in codes if c in job.exams], "questions": questions}
+    return ExportResult(written=write_file(job.output, (_dump(doc, 2) + "\n").encode("utf-8")))
+
+
+@exporter("jsonl", "JSON Lines: one question object per line (schema/export.schema.json#/$defs/question)")
+def export_jsonl(job: ExportJob) -> ExportResult:
+    lines = "".join(_dump(record, None) + "\n" for record in _records(job))
+    return ExportResult(written=write_file(job.output, lines.encode("utf-8")))

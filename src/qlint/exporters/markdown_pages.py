@@ -1,0 +1,126 @@
+"""`markdown`: one Markdown page per question in the seed page's reading order, plus an index at
+the root, per exam and per domain. Every text goes through the safe Markdown writer, so raw HTML
+in a question is shown, never rendered."""
+
+from __future__ import annotations
+
+from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters import _feedback as fb
+from qlint.exporters._grades import is_multiple
+from qlint.exporters._layout import Site, choose_word, lead_in
+from qlint.exporters._markdown_text import link, text, to_markdown
+from qlint.exporters._output import write_folder
+from qlint.model import OptionView, Question
+
+def _indent(block: str, prefix: str, first: str) -> str:
+    """A block under a list marker or quote: `first` before line one, `prefix` before the rest."""
+    lines = block.split("\n")
+    return "\n".join([first + lines[0], *((prefix + l) if l else prefix.rstrip() for l in lines[1:])])
+
+
+def _mark(o: OptionView) -> str:
+    return "✓" if o.correct else "✗"
+
+
+def _option_heading(o: OptionView, body: str) -> str:
+    if "\n" not in body and not body.startswith(("#", ">", "-", "*", "+", "|", "```", "    ")):
+        return f"### {_mark(o)} {o.letter}. {body}"
+    return f"### {_mark(o)} Option {o.letter}\n\n{body}"
+
+
+def _labelled(label: str, body: str) -> list[str]:
+    return [f"**{label}**", body] if body else []
+
+
+class _Page:
+    def __init__(self, site: Site, q: Question) -> None:
+        self.site, self.q, self.path = site, q, site.page(q)
+        self.urls = site.image_urls(q, self.path)
+
+    def md(self, markdown: str | None) -> str:
+        return to_markdown(markdown or "", self.urls)
+
+    def link_to(self, label: str, target: str) -> str:
+        return link(label, self.site.link(self.path, target))
+
+    def render(self) -> str:
+        q, site = self.q, self.site
+        crumbs = " › ".join([self.link_to("Practice questions", site.index),
+                             self.link_to(site.exam_name(q.exam), site.exam_index(q.exam)),
+                             self.link_to(site.domain_name(q.exam, q.domain), site.domain_index(q.exam, q.domain))])
+        parts = [crumbs, f"# {text(site.title(q))}", self.md(q.stem)]
+        if q.trap:
+            parts.append(_indent(f"**⚠ {fb.TRAP}**\n\n{self.md(q.trap)}", "> ", "> "))
+        parts.append("## Answer choices")
+        if is_multiple(q):
+            parts.append(f"*Choose {choose_word(len(q.keys))}.*")
+        parts.append("\n".join(_indent(self.md(o.text), "   ", f"- **{o.letter}.** ") for o in q.options))
+        parts.append("## Correct answer & explanation")
+        parts.append("\n".join(_indent(self.md(o.text), "   ", f"- ✓ **{o.letter}.** ") for o in q.keys))
+        parts.append(self.md(q.explanation))
+        parts.append("## Option-by-option breakdown")
+        for o in q.options:
+            parts.append(_option_heading(o, self.md(o.text)))
+            parts += _labelled(fb.WHY_CORRECT if o.correct else fb.WHY_WRONG, self.md(o.rationale))
+            parts += _labelled(fb.RIGHT_WHEN, self.md(o.right_when))
+            parts += _labelled(fb.WHY_CHOSEN, self.md(o.raw.get("why_chosen")))
+        if refs := q.data.get("references"):
+            parts += [f"## {fb.GO_DEEPER}", "\n".join(f"- {link(r['title'], r['url'])}" for r in refs)]
+        if related := site.related(q):
+            parts.append("## Related questions")
+            parts.append("\n".join(
+                f"- {self.link_to(lead_in(other), site.page(other))}" if other else f"- {text(rid)} (not in this export)"
+                for rid, other in related))
+        prev, nxt = site.neighbours(q)
+        nav = [self.link_to("← Previous question", site.page(prev)) if prev else "",
+               self.link_to("Next question →", site.page(nxt)) if nxt else ""]
+        if any(nav):
+            parts += ["---", " · ".join(n for n in nav if n)]
+        return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def _index_root(site: Site) -> str:
+    lines = ["# Practice questions", ""]
+    for code, domains in site.tree:
+        total = sum(len(qs) for _, qs in domains)
+        lines.append(f"- {link(f'{code}: {site.exam_name(code)}', site.exam_index(code))} ({total} questions)")
+    return "\n".join(lines) + "\n"
+
+
+def _index_exam(site: Site, code: str, domains) -> str:
+    here = site.exam_index(code)
+    lines = [link("Practice questions", site.link(here, site.index)), "", f"# {text(f'{code}: {site.exam_name(code)}')}", ""]
+    exam = site.job.exams.get(code)
+    weights = {d.id: d.weight for d in exam.domains} if exam else {}
+    for domain, qs in domains:
+        weight = f", {weights[domain]:g}% of the exam" if domain in weights else ""
+        lines.append(f"- {link(site.domain_name(code, domain), site.link(here, site.domain_index(code, domain)))} "
+                     f"({len(qs)} questions{weight})")
+    return "\n".join(lines) + "\n"
+
+
+def _index_domain(site: Site, code: str, domain: str, qs: list[Question]) -> str:
+    here = site.domain_index(code, domain)
+    crumbs = " › ".join([link("Practice questions", site.link(here, site.index)),
+                         link(site.exam_name(code), site.link(here, site.exam_index(code)))])
+    lines = [crumbs, "", f"# {text(f'{code} {site.domain_name(code, domain)}')}", ""]
+    lines += [f"{i}. {link(lead_in(q), site.link(here, site.page(q)))}" for i, q in enumerate(qs, 1)]
+    return "\n".join(lines) + "\n"
+
+
+@exporter("markdown", "Markdown pages: one per question (seed reading order) and indexes per exam and domain")
+def export_markdown(job: ExportJob) -> ExportResult:
+    site = Site(job, ".md")
+    files: dict[str, str | bytes] = {site.index: _index_root(site)}
+    done = 0
+    for code, domains in site.tree:
+        files[site.exam_index(code)] = _index_exam(site, code, domains)
+        for domain, qs in domains:
+            files[site.domain_index(code, domain)] = _index_domain(site, code, domain, qs)
+            for q in qs:
+                files[site.page(q)] = _Page(site, q).render()
+                done += 1
+                job.tick(done)
+    out = {name: data.encode("utf-8") if isinstance(data, str) else data for name, data in files.items()}
+    out.update(site.media_files())
+    return ExportResult(written=write_folder(job.output, out, "markdown"))

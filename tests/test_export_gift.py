@@ -1,0 +1,119 @@
+"""GIFT read back by pygiftparser (independent) and by a reader that follows Moodle's import steps."""
+
+from __future__ import annotations
+
+import re
+
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() on import
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pygiftparser import parser as pygift
+
+import gift_reference
+from export_support import banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
+from qlint.exporters._content import render
+from qlint.exporters._feedback import compact
+from qlint.exporters.gift import escape
+
+
+def _pygift_unescape(text: str) -> str:
+    # pygiftparser keeps GIFT escapes (\: \= \# ...) and turns "\n" into a line break only in
+    # the question text and general feedback.
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text)
+
+
+@pytest.mark.parametrize("bank", ["sample", "generated"])
+def test_pygiftparser_reads_back_questions_answers_and_feedback(banks, exported, bank):
+    questions = banks[bank][0]
+    path, _ = exported("gift", bank)
+    with open(path, encoding="utf-8") as fh:
+        read = pygift.parseFile(fh)
+    assert [r.title for r in read] == [q.id for q in questions]
+    for r, q in zip(read, questions):
+        assert r.valid, q.id
+        assert r.markup == "html"
+        assert r.cat.startswith("$course$/")  # pygiftparser cuts category names at the first non-word character
+        kind = type(r.answers).__name__
+        assert kind == ("MultipleChoicesSet" if q.type == "multiple" else "SelectSet"), (q.id, kind)
+        assert len(r.answers.answers) == len(q.options)
+        for a, o in zip(r.answers.answers, q.options):
+            assert (a.fraction > 0) == o.correct
+            assert _pygift_unescape(a.answer) == compact(o.text)
+            assert render(o.rationale) in _pygift_unescape(a.feedback)
+        assert _pygift_unescape(r.text) == render(q.stem)
+        general = _pygift_unescape(r.generalFeedback)
+        assert render(q.explanation) in general and render(q.trap) in general
+
+
+@pytest.mark.parametrize("bank", ["sample", "generated"])
+def test_moodle_rules_reader_gets_every_field_back(banks, exported, bank):
+    questions = banks[bank][0]
+    exams = banks[bank][1]
+    path, _ = exported("gift", bank)
+    read = gift_reference.read(path.read_text(encoding="utf-8"))
+    assert [r.name for r in read] == [q.id for q in questions]
+    for r, q in zip(read, questions):
+        names = {d.id: d.name for d in exams[q.exam].domains}
+        # Moodle splits category paths on "/" and reads "//" as a "/" inside a name
+        assert r.category == f"$course$/{q.exam}/{names[q.domain].replace('/', '//')}"
+        assert f"[id:{q.id}]" in r.comments and all(f"[tag:{t}]" in r.comments for t in q.data["tags"])
+        assert r.text == render(q.stem)
+        assert [a.text for a in r.answers] == [compact(o.text) for o in q.options]
+        positive = [a.fraction for a in r.answers if a.fraction > 0]
+        assert abs(sum(positive) - 100) < 1e-3 and len(positive) == len(q.keys)
+        for a, o in zip(r.answers, q.options):
+            assert (a.fraction > 0) == o.correct
+            assert render(o.rationale) in a.feedback
+        assert render(q.explanation) in r.general_feedback
+
+
+def test_no_blank_line_inside_a_question(exported):
+    path, _ = exported("gift", "generated")
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith("}\n") and not text.endswith("\n\n")
+    for block in text[:-1].split("\n\n"):
+        assert block.strip() == block.strip("\n") and not re.search(r"\n[ \t]*\n", block)
+        assert block.startswith("$CATEGORY: ") or (block.startswith("// [id:") and block.endswith("\n}") and block.count("\n::") == 1)
+
+
+@pytest.mark.parametrize("text", ["a~b=c#d{e}f:g\\h", "\\n is not a newline", "line\nbreak", "%50% off", "::x::", "####"])
+def test_escaping_round_trips_through_moodle_rules(text):
+    escaped = escape(text)
+    assert not re.search(r"(?<!\\)(?:\\\\)*[~=#{}:]", escaped.replace("\\\\", "")) and "\n" not in escaped
+    assert gift_reference.post(gift_reference.pre(escaped)) == text.replace("\r", "")
+
+
+def test_hostile_text_survives(tmp_path):
+    root, qid = hostile_project(tmp_path)
+    questions, exams, bank = load_questions(root)
+    out = tmp_path / "q.gift"
+    export("gift", questions, exams, bank, out)
+    gift = out.read_text(encoding="utf-8")
+    read = {r.name: r for r in gift_reference.read(gift)}
+    q = next(q for q in questions if q.id == qid)
+    assert read[qid].text == render(q.stem) and "&lt;script&gt;" in read[qid].text and "<script" not in read[qid].text
+    assert read[qid].answers[0].text == compact(q.options[0].text)
+    assert "{x}" in read[qid].answers[0].text and "Zürich 東京 🙂" in read[qid].general_feedback
+    assert len(read) == len(questions)
+    # pygiftparser ends an answer at an escaped "\}", so it misreads this question (a reader bug:
+    # Moodle replaces escapes before looking for braces); it still reads every other one.
+    with open(out, encoding="utf-8") as fh:
+        others = [r for r in pygift.parseFile(fh) if r.title != qid]
+    assert len(others) == len(questions) - 1 and all(r.valid for r in others)
+
+
+def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
+    questions, exams, root = banks["generated"]
+    some = mixed(questions)
+    result = export("gift", some, exams, root, tmp_path / "g.gift")
+    for q in some:
+        if q.data.get("shuffle") is False:
+            assert any(w.startswith(f"{q.path}:") and "shuffle: false" in w for w in result.warnings), q.id
+        if any(o.raw.get("pinned") for o in q.options):
+            assert any(w.startswith(f"{q.path}:") and "pin" in w for w in result.warnings), q.id
+    shuffle_lines = [w for w in result.warnings if "shuffle: false" in w]
+    assert shuffle_lines and all(re.match(r".+\.yaml:\d+:\d+: ", w) for w in shuffle_lines)
+    assert any(w.startswith(str(tmp_path / "g.gift")) and "no place for" in w for w in result.warnings)

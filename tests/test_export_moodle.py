@@ -1,0 +1,146 @@
+"""Moodle XML read back by an independent reader (moodle-xml-parser) and checked with lxml."""
+
+from __future__ import annotations
+
+import base64
+from html import unescape as seen
+
+import pytest
+from lxml import etree
+from lxml import html as lhtml
+from moodle_xml_parser.parser import parse_file
+
+from qlint.exporters._content import render
+from qlint.exporters._feedback import compact
+
+from export_support import (ALLOWED_GRADES, banks, export, exported, hostile_project, image_project,  # noqa: F401
+                            load_questions, mixed, plain, words_of)
+
+
+@pytest.mark.parametrize("bank", ["sample", "generated"])
+def test_moodle_xml_parser_reads_back_questions_grades_and_feedback(banks, exported, bank):
+    questions = {q.id: q for q in banks[bank][0]}
+    path, _ = exported("moodle", bank)
+    read = parse_file(str(path))["multichoice"]
+    assert [r.name for r in read] == list(questions)  # every question, in export order, none lost
+    for r in read:
+        q = questions[r.name]
+        assert r.single == (q.type == "single")
+        assert len(r.options) == len(q.options)
+        fractions = [o.score_fraction for o in r.options]
+        assert all(abs(f) in ALLOWED_GRADES for f in fractions), fractions
+        assert abs(sum(f for f in fractions if f > 0) - 100) < 1e-3
+        assert [f > 0 for f in fractions] == [o.correct for o in q.options]
+        if q.type == "multiple":  # ticking everything must not score
+            assert sum(fractions) <= 1e-3
+        # The reader html-unescapes text after XML parsing, so compare with our HTML unescaped once.
+        for got, o in zip(r.options, q.options):
+            assert got.answer == seen(compact(o.text))
+            assert seen(render(o.rationale)) in got.feedback
+            if o.right_when:
+                assert seen(render(o.right_when)) in got.feedback
+        assert r.text_pre_parse == seen(render(q.stem))
+        assert seen(render(q.explanation)) in r.general_feedback and seen(render(q.trap)) in r.general_feedback
+        assert plain(q.stem).split()[:5] == words_of(r.text_pre_parse).split()[:5]
+        assert r.correct_feedback and r.incorrect_feedback and r.partially_correct_feedback
+
+
+def test_structure_categories_idnumbers_tags(banks, exported):
+    questions, exams, _ = banks["sample"]
+    path, result = exported("moodle", "sample")
+    root = etree.parse(str(path)).getroot()
+    cats = [q.findtext("category/text") for q in root.iterfind("question[@type='category']")]
+    names = {d.name for d in exams["MLA-C01"].domains}
+    assert cats[0] == "$course$/MLA-C01"
+    assert {c.split("/", 2)[2] for c in cats[1:]} == names
+    items = root.findall("question[@type='multichoice']")
+    assert [i.findtext("idnumber") for i in items] == [q.id for q in questions]
+    for item, q in zip(items, questions):
+        assert [t.findtext("text") for t in item.iterfind("tags/tag")] == q.data["tags"]
+        assert item.findtext("answernumbering") == "ABCD"
+        assert item.findtext("questiontext/text") and item.find("questiontext").get("format") == "html"
+        assert float(item.findtext("defaultgrade")) == 1 and 0 <= float(item.findtext("penalty")) <= 1
+    # each domain category comes right before its questions
+    order = [(q.get("type"), q.findtext("category/text") or q.findtext("idnumber")) for q in root]
+    first = order.index(("multichoice", questions[0].id))
+    assert order[first - 1][0] == "category"
+    assert any("no place for related questions" in w for w in result.warnings)
+
+
+def test_shuffle_honours_question_flag_option_and_pins(tmp_path, banks):
+    questions, exams, root = banks["generated"]
+    some = mixed(questions)
+    out = tmp_path / "m.xml"
+    result = export("moodle", some, exams, root, out)
+    shuffles = {q.findtext("idnumber"): q.findtext("shuffleanswers") for q in etree.parse(str(out)).getroot().iterfind("question[@type='multichoice']")}
+    for q in some:
+        pinned = any(o.raw.get("pinned") for o in q.options)
+        expected = "false" if q.data.get("shuffle") is False or pinned else "true"
+        assert shuffles[q.id] == expected, q.id
+        if pinned:
+            assert any(w.startswith(f"{q.path}:") and "shuffling is off" in w for w in result.warnings)
+    assert "false" in shuffles.values() and "true" in shuffles.values()
+    export("moodle", some, exams, root, out, shuffle=False)
+    assert {q.findtext("shuffleanswers") for q in etree.parse(str(out)).getroot().iterfind("question[@type='multichoice']")} == {"false"}
+
+
+def test_images_travel_as_base64_files(tmp_path):
+    root, data = image_project(tmp_path)
+    questions, exams, bank = load_questions(root)
+    out = tmp_path / "m.xml"
+    export("moodle", questions, exams, bank, out)
+    item = next(q for q in etree.parse(str(out)).getroot().iterfind("question[@type='multichoice']")
+                if q.findtext("idnumber") == "mla-c01-dev-layer-split-gpus")
+    stem = item.find("questiontext")
+    assert '<img src="@@PLUGINFILE@@/gpu.png" alt="GPU memory layout" />' in stem.findtext("text")
+    (f,) = stem.findall("file")
+    assert f.get("name") == "gpu.png" and f.get("encoding") == "base64" and base64.b64decode(f.text) == data
+    feedback = item.find("answer/feedback")
+    assert "@@PLUGINFILE@@/gpu.png" in feedback.findtext("text")
+    assert base64.b64decode(feedback.find("file").text) == data
+
+
+def test_hostile_text_gives_valid_xml_and_inert_html(tmp_path):
+    root, qid = hostile_project(tmp_path)
+    questions, exams, bank = load_questions(root)
+    out = tmp_path / "m.xml"
+    export("moodle", questions, exams, bank, out)
+    tree = etree.parse(str(out), etree.XMLParser(resolve_entities=False))  # raises if not well-formed
+    item = next(q for q in tree.getroot().iterfind("question[@type='multichoice']") if q.findtext("idnumber") == qid)
+    texts = [item.findtext("questiontext/text"), item.findtext("generalfeedback/text"),
+             *(a.findtext("text") for a in item.iterfind("answer")), *(a.findtext("feedback/text") for a in item.iterfind("answer"))]
+    for text in texts:
+        fragment = lhtml.fragment_fromstring(text, create_parent="div")
+        assert not fragment.xpath("//script | //img[@onerror] | //b"), text  # markup arrived as text
+    stem = lhtml.fragment_fromstring(texts[0], create_parent="div").text_content()
+    assert "<script>window.__pwned = 1</script>" in stem and "]]>" in stem and "Zürich 東京 🙂" in stem
+    assert "<b>bold</b> ]]> & {x}" in lhtml.fragment_fromstring(texts[2], create_parent="div").text_content()
+    assert len(parse_file(str(out))["multichoice"]) == len(questions)
+
+
+def test_forbidden_character_is_refused_with_file_and_line(tmp_path):
+    root, _ = hostile_project(tmp_path)
+    path = root / "bank" / "mla-c01" / "model-development" / "hostile.yaml"
+    # a YAML escape puts U+000B into the data (a raw one in the file is refused while reading)
+    text = path.read_text(encoding="utf-8").replace("    text: Model parallelism", '    text: "Model\\vparallelism"', 1)
+    path.write_text(text, encoding="utf-8")
+    questions, exams, bank = load_questions(root)
+    with pytest.raises(ValueError, match=r"hostile\.yaml:\d+:\d+: character U\+000B"):
+        export("moodle", questions, exams, bank, tmp_path / "m.xml")
+    assert not (tmp_path / "m.xml").exists()
+
+
+@pytest.mark.parametrize("keys", range(1, 10))
+def test_grades_stay_on_moodles_list_for_every_key_count(keys):
+    from qlint.exporters._grades import fractions
+    from qlint.model import Question
+
+    for wrong in range(1, 11 - keys):
+        opts = [{"id": f"k{i}", "text": "k", "correct": True} for i in range(keys)]
+        opts += [{"id": f"w{i}", "text": "w", "correct": False} for i in range(wrong)]
+        q = Question("q.yaml", {"type": "multiple" if keys > 1 else "single", "options": opts})
+        grades = fractions(q)
+        assert all(abs(g) in ALLOWED_GRADES for g in grades), (keys, wrong, grades)
+        assert abs(sum(g for g in grades if g > 0) - 100) < 1e-3
+        if keys > 1:
+            assert abs(sum(grades)) < 1e-3  # ticking every box scores nothing

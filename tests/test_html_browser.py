@@ -1,0 +1,200 @@
+"""The HTML practice site in a real headless Chromium (Debian's `chromium`, driven by Playwright),
+opened from disk: answer, reveal, verdict, rationale, keyboard-only use, no console errors, no
+network, hostile text inert, phone width. Screenshots land in artifacts/ (gitignored).
+
+Under CI=true a missing browser or Playwright fails the test; elsewhere it skips with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from export_support import export, hostile_project, load_questions, plain
+from conftest import REPO
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+ARTIFACTS = REPO / "artifacts"
+
+
+def _require_browser():
+    reason = None
+    try:
+        from playwright.sync_api import sync_playwright  # noqa: F401
+    except ImportError:
+        reason = "Python Playwright is not installed (pip install -e '.[test]')"
+    if reason is None and not os.access(CHROMIUM, os.X_OK):
+        reason = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser test cannot run under CI: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The sample bank plus the hostile question, exported as a site; returns (folder, hostile id)."""
+    tmp = tmp_path_factory.mktemp("browser")
+    root, qid = hostile_project(tmp)
+    questions, exams, bank = load_questions(root)
+    out = tmp / "site"
+    export("html", questions, exams, bank, out)
+    return out, {q.id: q for q in questions}, qid
+
+
+class Tab:
+    """A page with everything it logs and requests recorded, for the assertions at the end."""
+
+    def __init__(self, browser, width: int = 1000, height: int = 900) -> None:
+        self.context = browser.new_context(offline=True, viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+
+    def open(self, path: Path):
+        self.page.goto(path.as_uri())
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+        assert self.requests and all(u.startswith("file://") for u in self.requests), self.requests
+
+
+def _page(site, qid: str) -> Path:
+    out, questions, _ = site
+    q = questions[qid]
+    return out / q.exam.lower() / q.domain / f"{qid}.html"
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_wrong_answer_then_key_on_a_single_choice_page(browser, site):
+    q = site[1]["mla-c01-dev-layer-split-gpus"]
+    wrong, key = q.options[0], q.keys[0]
+    tab = Tab(browser)
+    page = tab.open(_page(site, q.id))
+    assert page.locator("#answer").is_hidden() and page.locator("#verdict").inner_text() == ""
+    page.click("#reveal")
+    assert page.locator("#verdict").inner_text() == "Choose an answer first."
+    assert page.locator("#answer").is_hidden()
+
+    page.check(f"input[value='{wrong.id}']")
+    page.click("#reveal")
+    verdict = page.locator("#verdict").inner_text()
+    assert verdict.startswith("✗") and f"You chose {wrong.letter}" in verdict and f"is {key.letter}" in verdict
+    card = page.locator(f"#why-{wrong.id}")
+    assert card.is_visible() and plain(wrong.rationale) in " ".join(card.inner_text().split())
+    assert "When it would be right" in card.inner_text() and card.locator(".yours").is_visible()
+    assert page.locator("#answer").is_visible() and plain(q.explanation)[:60] in " ".join(page.locator("#answer").inner_text().split())
+    _shot(page, "html-practice-wrong-answer.png")
+
+    page.check(f"input[value='{key.id}']")
+    assert page.locator("#verdict").inner_text() == ""  # a changed answer clears the old verdict
+    page.click("#reveal")
+    assert page.locator("#verdict").inner_text() == "✓ Correct."
+    assert page.locator(f"#why-{key.id} .yours").is_visible() and page.locator(f"#why-{wrong.id} .yours").is_hidden()
+    tab.close()
+
+
+def test_multiple_response_needs_the_stated_count(browser, site):
+    q = site[1]["mla-c01-ops-vpc-kms-training"]
+    tab = Tab(browser)
+    page = tab.open(_page(site, q.id))
+    assert page.locator("input[name=answer][type=checkbox]").count() == len(q.options)
+    page.check(f"input[value='{q.keys[0].id}']")
+    page.click("#reveal")
+    assert page.locator("#verdict").inner_text() == "Choose 2 answers (1 selected)."
+    page.check(f"input[value='{q.distractors[0].id}']")
+    page.click("#reveal")
+    assert page.locator("#verdict").inner_text().startswith("✗ Incorrect.")
+    page.uncheck(f"input[value='{q.distractors[0].id}']")
+    page.check(f"input[value='{q.keys[1].id}']")
+    page.click("#reveal")
+    assert page.locator("#verdict").inner_text() == "✓ Correct."
+    _shot(page, "html-practice-multiple.png")
+    tab.close()
+
+
+def _tab_to(page, selector: str, limit: int = 40) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_keyboard_only(browser, site):
+    q = site[1]["mla-c01-ops-vpc-kms-training"]
+    tab = Tab(browser)
+    page = tab.open(_page(site, q.id))
+    _tab_to(page, "input[name=answer]")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"  # a visible focus ring
+    for o in q.options:  # Space ticks the keys, Tab moves on
+        assert page.evaluate("document.activeElement.value") == o.id
+        if o.correct:
+            page.keyboard.press("Space")
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "reveal"
+    page.keyboard.press("Enter")
+    assert page.locator("#verdict").inner_text() == "✓ Correct."
+
+    single = site[1]["mla-c01-dev-layer-split-gpus"]
+    page = tab.open(_page(site, single.id))
+    _tab_to(page, "input[name=answer]")
+    page.keyboard.press("Space")  # the first option, a distractor
+    _tab_to(page, "#reveal")
+    page.keyboard.press("Enter")
+    assert page.locator("#verdict").inner_text().startswith("✗")
+    assert page.locator(f"#why-{single.options[0].id} .yours").is_visible()
+    tab.close()
+
+
+def test_hostile_text_stays_text(browser, site):
+    _, questions, qid = site
+    tab = Tab(browser)
+    page = tab.open(_page(site, qid))
+    page.check(f"input[value='{questions[qid].keys[0].id}']")
+    page.click("#reveal")
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert page.evaluate("document.scripts.length") == 1 and page.locator("img, b").count() == 0
+    body = page.locator("main").inner_text()
+    assert "<script>window.__pwned = 1</script>" in body and "Zürich 東京 🙂" in body and "]]>" in body
+    tab.close()
+
+
+def test_indexes_lead_to_pages_and_fit_a_phone(browser, site):
+    out, questions, _ = site
+    tab = Tab(browser, width=375, height=740)
+    page = tab.open(out / "index.html")
+    page.click("text=ML Model Development")
+    page.click("a[href$='/mla-c01-dev-layer-split-gpus.html'], a[href='mla-c01-dev-layer-split-gpus.html']")
+    assert page.url.endswith("/mla-c01-dev-layer-split-gpus.html")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate("getComputedStyle(document.querySelector('.choices label')).minHeight") == "44px"
+    page.check("input[name=answer] >> nth=0")
+    page.click("#reveal")
+    _shot(page, "html-practice-phone.png")
+    tab.close()
