@@ -32,6 +32,7 @@ class Config:
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     output_format: str = ""
     limits: Limits = Limits()
+    format: "FormatOptions" = field(default_factory=lambda: FormatOptions())
 
     @property
     def bank_dir(self) -> Path:
@@ -45,6 +46,7 @@ class Config:
 _KEYS = {
     "bank": str, "exams": str, "select": list, "extend-select": list, "ignore": list,
     "per-file-ignores": dict, "severity": dict, "rules": dict, "output-format": str, "limits": dict,
+    "format": dict,
 }
 
 
@@ -110,4 +112,27 @@ def load_config(start: Path | None = None) -> Config:
         rules={k: dict(v) for k, v in raw.get("rules", {}).items() if isinstance(v, dict)},
         output_format=raw.get("output-format", ""),
         limits=Limits(**{names[k]: v for k, v in limits_raw.items()}),
+        format=format_options(where, raw.get("format", {})),
     )
+
+
+# --- [tool.qlint.format]: layout settings of `qlint format` (authoring) -----------------------
+
+
+@dataclass(frozen=True)
+class FormatOptions:
+    indent: int = 2  # spaces per nesting level
+    width: int = 100  # line width the formatter wraps long text to
+
+
+_FORMAT_BOUNDS = {"indent": (2, 8), "width": (40, 400)}
+
+
+def format_options(where: str, raw: dict[str, Any]) -> FormatOptions:
+    for key, value in raw.items():
+        if key not in _FORMAT_BOUNDS:
+            raise ConfigError(f"{where}: format.{key}: unknown setting; use {' or '.join(_FORMAT_BOUNDS)}")
+        low, high = _FORMAT_BOUNDS[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(f"{where}: format.{key}: expected an integer from {low} to {high}")
+    return FormatOptions(**raw)
