@@ -214,15 +214,16 @@ def load(text: str, config: Config) -> dict[str, Any]:
         raise LoadError("Y001", message, line, col) from None
 
 
-def verify(before: Doc, after_text: str, config: Config) -> Doc:
-    """Refuse a result that reads differently or lost, gained or changed a comment."""
+def verify(before: Doc, after_text: str, config: Config, expected: Any = None) -> Doc:
+    """Refuse a result that reads differently from `expected` (default: unchanged data) or that
+    lost, gained or changed a comment."""
     try:
         after_data = load(after_text, config)
         after = parse(after_text, after_data)
     except (LoadError, Unsupported) as exc:
         raise FormatError(f"internal: the formatted text does not parse ({exc}); file left unchanged") from None
-    if after_data != before.data:
-        raise FormatError("internal: formatting would change a value; file left unchanged (please report it)")
+    if after_data != (before.data if expected is None else expected):
+        raise FormatError("internal: the rewrite would change another value; file left unchanged (please report it)")
     if _comments(after) != _comments(before):
         raise FormatError("internal: formatting would change a comment; file left unchanged (please report it)")
     return after

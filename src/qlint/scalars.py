@@ -41,8 +41,9 @@ def _trailing_newlines(s: str) -> int:
     return len(s) - len(s.rstrip("\n"))
 
 
-def literal_safe(s: str) -> bool:
-    """True when a literal block reproduces `s` exactly and visibly."""
+def literal_safe(s: str, trailing_ok: bool = False) -> bool:
+    """True when a literal block reproduces `s` exactly and visibly (`trailing_ok`: the author
+    already keeps trailing spaces in a block, so a block may keep carrying them)."""
     body = s.rstrip("\n")
     if not body.strip() or _trailing_newlines(s) > 1 or not all(map(_printable, s)):
         return False
@@ -50,7 +51,7 @@ def literal_safe(s: str) -> bool:
     first = next(ln for ln in lines if ln)
     if first[0] in " \t":
         return False  # would need an indentation indicator
-    return not any(ln != ln.rstrip(" \t") or ln.startswith("\t") for ln in lines)
+    return not any((not trailing_ok and ln != ln.rstrip(" \t")) or ln.startswith("\t") for ln in lines)
 
 
 def fold_safe(s: str) -> bool:
@@ -97,8 +98,11 @@ def folded(s: str, indent: int, width: int) -> list[str]:
     return [head] + [" " * indent + ln for ln in lines]
 
 
-def render(value: Any, scalar: Scalar | None, col: int, indent: int, width: int) -> list[str]:
-    """The value's text: the first line continues `key: ` at column `col`; block content sits at `indent`."""
+def render(value: Any, scalar: Scalar | None, col: int, indent: int, width: int, was_block: bool = False) -> list[str]:
+    """The value's text: the first line continues `key: ` at column `col`; block content sits at `indent`.
+    `scalar` is the value's current source (None for a new value); `was_block` says a new value
+    replaces a block scalar."""
+    was_block = was_block or (scalar is not None and scalar.style in ("|", ">"))
     if not isinstance(value, str):
         if scalar is not None and scalar.single_line and scalar.style is None:
             return [scalar.source]
@@ -107,7 +111,7 @@ def render(value: Any, scalar: Scalar | None, col: int, indent: int, width: int)
         return [scalar.source]
     body = value.rstrip("\n")
     if "\n" in body:
-        return literal(value, indent) if literal_safe(value) else [render_inline(value)]
+        return literal(value, indent) if literal_safe(value, was_block) else [render_inline(value)]
     trailing = _trailing_newlines(value)
     if trailing == 0:
         plain_source = scalar is not None and scalar.single_line and scalar.style is None
@@ -117,6 +121,6 @@ def render(value: Any, scalar: Scalar | None, col: int, indent: int, width: int)
         return folded(value, indent, width)
     if fold_safe(value):
         return literal(value, indent) if indent + len(body) <= width else folded(value, indent, width)
-    if literal_safe(value):
+    if literal_safe(value, was_block):
         return literal(value, indent)
     return [render_inline(value)]

@@ -74,6 +74,7 @@ class Entry:
     key_source: str
     value: Value
     line: int  # the key's line
+    col: int  # the key's column
     leading: list[str] = field(default_factory=list)  # full-line comments ('# ...') and blanks ('') before it
     eol: str | None = None  # comment on the key's line or the inline value's last line
 
@@ -129,7 +130,7 @@ class Doc:
 
 
 _COMMENT = re.compile(r"(?:^|(?<=[ \t]))#")
-_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*")
+BLOCK_HEADER = re.compile(r"[|>][-+0-9]*")
 
 
 def _typed(data: Any, parts: list[Any]) -> Any:
@@ -199,7 +200,7 @@ class _Builder:
                     raise Unsupported("complex keys are not supported", k.start_mark.line + 1, k.start_mark.column + 1)
                 key = self.scalar(k, [], is_key=True)
                 key_name = k.value
-                entry = Entry(key_name, key.source, self.value(v, parts + [key_name]), k.start_mark.line)
+                entry = Entry(key_name, key.source, self.value(v, parts + [key_name]), k.start_mark.line, k.start_mark.column)
                 if not node.flow_style:  # flow members share their line with the collection's key
                     self.elements.append(entry)
                 entries.append(entry)
@@ -227,13 +228,13 @@ class _Builder:
         return node.start_mark.line, max(0, node.start_mark.column - 2)
 
 
-def _ends(value: Value) -> tuple[int, int]:
+def ends(value: Value) -> tuple[int, int]:
     """Where a value's text ends (line, col)."""
     if isinstance(value, Scalar):
         return value.end
     if isinstance(value, Map):
-        return _ends(value.entries[-1].value) if value.entries else value.start
-    return _ends(value.items[-1].value) if value.items else value.start
+        return ends(value.entries[-1].value) if value.entries else value.start
+    return ends(value.items[-1].value) if value.items else value.start
 
 
 def _walk(value: Value) -> Iterator[Entry | Item]:
@@ -276,7 +277,7 @@ def parse(text: str, data: dict[str, Any]) -> Doc:
             taken.setdefault(l0, []).append((c0, c1))
         else:
             if s.style in ("|", ">"):  # only the indicator: a comment may follow it on the header line
-                head = _BLOCK_HEADER.match(b.line_text(l0), c0)
+                head = BLOCK_HEADER.match(b.line_text(l0), c0)
                 taken.setdefault(l0, []).append((c0, head.end() if head else c0 + 1))
             else:
                 taken.setdefault(l0, []).append((c0, 10**9))
@@ -288,7 +289,7 @@ def parse(text: str, data: dict[str, Any]) -> Doc:
     # Where each element's own text ends: an end-of-line comment there belongs to it.
     elements = sorted(b.elements, key=lambda e: (e.line, 0 if isinstance(e, Item) else 1))
     first_line = elements[0].line if elements else len(b.lines)
-    last_line = max(_ends(root)[0], first_line) if elements else len(b.lines)
+    last_line = max(ends(root)[0], first_line) if elements else len(b.lines)
     for (l0, _c0), (l1, _c1) in b.flows:
         for ln in range(l0, l1):
             col = _comment_col(b.line_text(ln), taken.get(ln, []))
@@ -347,7 +348,7 @@ def _eol_owner(b: _Builder, line: int, elements: list[Entry | Item]) -> Entry | 
     for e in elements:
         own = {e.line}
         if isinstance(e.value, Scalar) or (isinstance(e.value, (Map, Seq)) and e.value.flow):
-            own.add(_ends(e.value)[0])
+            own.add(ends(e.value)[0])
         if isinstance(e.value, Scalar) and e.value.style in ("|", ">"):
             own = {e.value.start[0]}
         if line in own:

@@ -13,7 +13,9 @@ from typing import Any, Iterator
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from qlint.diagnostic import Fix
 from qlint.loading.positions import join_pointer
+from qlint.loading.schema_fixes import fix_for
 
 SCHEMAS = ("question", "exam")
 
@@ -23,6 +25,7 @@ class SchemaError:
     pointer: str
     message: str
     at_key: bool = False
+    fix: Fix | None = None
 
 
 @lru_cache(maxsize=None)
@@ -147,5 +150,6 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
     for err in val.iter_errors(data):
         for leaf in _leaves(err):
             for pointer, message, at_key in _messages(leaf):
-                out.setdefault((pointer, message), SchemaError(pointer, message, at_key))
+                fix = fix_for(pointer, leaf.instance, data, leaf.validator_value) if kind == "question" and leaf.validator == "pattern" else None
+                out.setdefault((pointer, message), SchemaError(pointer, message, at_key, fix))
     return sorted(out.values(), key=lambda e: e.pointer)
