@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import tempfile
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -62,3 +63,32 @@ def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: st
                 failed += 1
                 err.write(f"{c.path}: error: {exc}\n" if not isinstance(exc, StaleFile) else f"{exc}\n")
     return len(changed), failed
+
+
+def create(path: str, data: str, overwrite: bool = False) -> None:
+    """Write a new file atomically; FileExistsError if it exists (unless `overwrite`).
+
+    The text goes to a temporary file first and is hard-linked into place, so the target
+    appears complete or not at all, and an existing file is never replaced by accident."""
+    target = os.path.realpath(path)
+    os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+    if overwrite:
+        atomic_write(target, data.encode("utf-8"))
+        return
+    if os.path.lexists(path):
+        raise FileExistsError(f"{path} exists; not overwriting it")
+    folder = os.path.dirname(target) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".qlint-new.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.link(tmp, target)  # fails if the target appeared meanwhile
+    except FileExistsError:
+        raise FileExistsError(f"{path} exists; not overwriting it") from None
+    finally:
+        os.unlink(tmp)
