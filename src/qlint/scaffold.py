@@ -81,9 +81,13 @@ def default_id(spec: Spec) -> str:
 
 
 def file_name(spec: Spec) -> str:
+    return question_file_name(spec.id, spec.exam, spec.domain)
+
+
+def question_file_name(qid: str, exam: str, domain: str) -> str:
     """The id without the exam and domain prefixes the folder already says."""
-    name = spec.id
-    for prefix in (spec.exam.lower() + "-", spec.domain + "-"):
+    name = qid
+    for prefix in (exam.lower() + "-", domain + "-"):
         if name.startswith(prefix) and len(name) > len(prefix):
             name = name[len(prefix):]
     return name + ".yaml"
@@ -93,7 +97,7 @@ def target_path(spec: Spec, config: Config) -> Path:
     return config.bank_dir / spec.exam.lower() / spec.domain / file_name(spec)
 
 
-def _schema_ref(target: Path, config: Config) -> str:
+def schema_ref(target: Path, config: Config) -> str:
     project_schema = config.root / "schema" / "question.schema.json"
     if project_schema.is_file():
         return os.path.relpath(project_schema, target.parent)
@@ -114,7 +118,7 @@ def render(spec: Spec, target: Path, config: Config) -> str:
         stem += f" (Choose {word}.)"
     trap = spec.trap.strip() or f"{TODO}: which distractor candidates pick, and the keyword in the stem they miss."
     lines = [
-        f"# yaml-language-server: $schema={_schema_ref(target, config)}",
+        f"# yaml-language-server: $schema={schema_ref(target, config)}",
         f"# New {spec.exam} question ({spec.domain}). Replace every {TODO}, then run:",
         f"#   qlint format {target.name} && qlint check {target.name}",
         "format: 1",
