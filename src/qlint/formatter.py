@@ -139,11 +139,11 @@ class _Emitter:
         entries = ordered(m.entries, self.kind, path)
         for i, e in enumerate(entries):
             own, nested = self.entry(e, indent, prefix if i == 0 else None)
-            if i == 0 and prefix is not None:
-                pass  # the caller hoisted this entry's comments above the dash
-            else:
+            if i == 0 and top:  # the file's header comments, then those of the first key
+                self.comments(tidy(self.doc.header + e.leading, first=True), indent)
+            elif i > 0 or prefix is None:  # (a list item's first key: the caller put them above the dash)
                 multi = len(own) > 1 or nested
-                self.comments(tidy(e.leading, first=(i == 0 and not top), blank=(top and i > 0 and multi) or None), indent)
+                self.comments(tidy(e.leading, first=i == 0, blank=(top and i > 0 and multi) or None), indent)
             self.out += own
             if nested:
                 self.emit_block(e.value, indent + self.step, path + (e.key,))
@@ -180,14 +180,14 @@ class _Emitter:
                     self.emit_block(v, indent + 2, path + (i,))
 
     def document(self) -> str:
-        header = tidy(self.doc.header, first=True)
-        self.out += header
+        if not self.doc.root.entries:
+            self.out += tidy(self.doc.header, first=True)
         self.emit_map(self.doc.root, 0, (), top=True)
         trailer = tidy(self.doc.trailer, first=False)
         while trailer and trailer[-1] == "":
             trailer.pop()
         self.out += trailer
-        return self.doc.newline.join(ln.rstrip() for ln in self.out) + self.doc.newline
+        return self.doc.newline.join(self.out) + self.doc.newline
 
 
 def _comments(doc: Doc) -> Counter[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+from functools import lru_cache
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -60,14 +61,17 @@ def fold_safe(s: str) -> bool:
     return literal_safe(s) and "\n" not in body and "  " not in body and body == body.strip()
 
 
+_DUMPER = YAML()
+_DUMPER.width = 1 << 16
+
+
 def _dump_inline(value: Any) -> str:
-    y = YAML()
-    y.width = 1 << 16
     buf = io.StringIO()
-    y.dump({"k": value}, buf)
+    _DUMPER.dump({"k": value}, buf)
     return buf.getvalue()[3:].rstrip("\n")
 
 
+@lru_cache(maxsize=4096)
 def render_inline(value: Any) -> str:
     """`value` on one line: plain when YAML reads it back unchanged, quoted otherwise."""
     text = _dump_inline(value)

@@ -1,6 +1,7 @@
 """A question file as a tree that knows where every value, comment and blank line sits.
 
-ruamel.yaml's composer gives each node its position and scalar style; this module adds what the
+libyaml's composer (through PyYAML's C binding; ruamel.yaml's pure-Python composer gives the same
+nodes ten times slower) gives each node its position and scalar style; this module adds what the
 formatter and the editors need on top: which full-line comments and blank lines precede which
 field or list item (`leading`), which end-of-line comment belongs to which line (`eol`), and the
 header and trailer of the file. Comments are found from the node spans, so a `#` inside a scalar
@@ -17,9 +18,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+try:
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - PyYAML wheels ship libyaml
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 from qlint.loading.errors import LoadError
 from qlint.loading.positions import join_pointer, split_pointer
@@ -44,7 +49,7 @@ class Scalar:
 
     @property
     def style(self) -> str | None:
-        return self.node.style
+        return self.node.style or None  # libyaml says '' for plain
 
     @property
     def single_line(self) -> bool:
@@ -129,6 +134,8 @@ class Doc:
         return holder, node
 
 
+_ANCHOR = re.compile(r"(?:^|[\s\[{,])[&*][^\s,\]}]")  # outside scalars: an anchor or alias
+WS = " \t"  # YAML white space; str.strip() would also eat NBSP and other text
 _COMMENT = re.compile(r"(?:^|(?<=[ \t]))#")
 BLOCK_HEADER = re.compile(r"[|>][-+0-9]*")
 
@@ -147,14 +154,20 @@ class _Builder:
         self.scalars: list[Scalar] = []
         self.elements: list[Entry | Item] = []
         self.flows: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        self.seen: set[int] = set()
 
     def line_text(self, line: int) -> str:
         return self.lines[line].rstrip("\r") if line < len(self.lines) else ""
 
-    def scalar(self, node: ScalarNode, parts: list[Any], is_key: bool = False) -> Scalar:
-        if node.anchor:
+    def _once(self, node: Node) -> None:
+        """The composer hands an alias back as the anchored node itself: a second visit is an alias."""
+        if id(node) in self.seen:
             raise Unsupported("anchors and aliases are not supported here: write the value out",
                               node.start_mark.line + 1, node.start_mark.column + 1)
+        self.seen.add(id(node))
+
+    def scalar(self, node: ScalarNode, parts: list[Any], is_key: bool = False) -> Scalar:
+        self._once(node)
         start = (node.start_mark.line, node.start_mark.column)
         if node.style in ("|", ">"):
             end = self._block_end(node)
@@ -162,6 +175,8 @@ class _Builder:
             end = (node.end_mark.line, node.end_mark.column)
         value = node.value if is_key else _typed(self.data, parts)
         source = self._slice(start, end)
+        if source.startswith("&"):  # libyaml starts an anchored node at its anchor
+            raise Unsupported("anchors and aliases are not supported here: write the value out", start[0] + 1, start[1] + 1)
         s = Scalar(node, value, source, start, end)
         self.scalars.append(s)
         return s
@@ -180,16 +195,14 @@ class _Builder:
         last = node.end_mark.line if node.end_mark.column else node.end_mark.line - 1
         last = min(last, len(self.lines) - 1)
         if "+" not in header.split("#")[0]:
-            while last > node.start_mark.line and not self.line_text(last).strip():
+            while last > node.start_mark.line and not self.line_text(last).strip(WS):
                 last -= 1
         return last, len(self.line_text(last))
 
     def value(self, node: Node, parts: list[Any]) -> Value:
-        if node.anchor and not isinstance(node, ScalarNode):
-            raise Unsupported("anchors and aliases are not supported here: write the value out",
-                              node.start_mark.line + 1, node.start_mark.column + 1)
         if isinstance(node, ScalarNode):
             return self.scalar(node, parts)
+        self._once(node)
         start = (node.start_mark.line, node.start_mark.column)
         if node.flow_style:
             self.flows.append((start, (node.end_mark.line, node.end_mark.column)))
@@ -218,11 +231,11 @@ class _Builder:
         line, col = node.start_mark.line, node.start_mark.column
         while line >= 0:
             text = self.line_text(line)[: col if line == node.start_mark.line else None]
-            stripped = text.rstrip()
+            stripped = text.rstrip(WS)
             if stripped.endswith("-") and (len(stripped) == 1 or stripped[-2] in " \t-"):
                 return line, len(stripped) - 1
-            if stripped.lstrip().startswith("-"):
-                return line, len(text) - len(text.lstrip())
+            if stripped.lstrip(WS).startswith("-"):
+                return line, len(text) - len(text.lstrip(WS))
             line -= 1
             col = 10**9
         return node.start_mark.line, max(0, node.start_mark.column - 2)
@@ -259,8 +272,8 @@ def _comment_col(line_text: str, taken: list[tuple[int, int]]) -> int | None:
 def parse(text: str, data: dict[str, Any]) -> Doc:
     """Build the tree of `text`, whose plain data (from the qlint loader) is `data`."""
     try:
-        root_node = YAML(typ="rt").compose(text)
-    except (YAMLError, RecursionError, ValueError) as exc:  # the fast loader accepted it; be safe anyway
+        root_node = yaml.compose(text, Loader=_Loader)
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:  # the fast loader accepted it; be safe anyway
         raise LoadError("Y001", f"cannot parse: {exc}") from None
     if not isinstance(root_node, MappingNode):
         raise LoadError("Y005", "the document is not a mapping")
@@ -308,16 +321,20 @@ def parse(text: str, data: dict[str, Any]) -> Doc:
         raw = b.line_text(ln)
         col = _comment_col(raw, taken.get(ln, []))
         structural = raw[:col] if col is not None else raw
-        comment = raw[col:].rstrip() if col is not None else None
-        if not structural.strip():
+        masked = "".join(" " if any(a <= i < b for a, b in taken.get(ln, [])) else ch for i, ch in enumerate(structural))
+        anchor = _ANCHOR.search(masked)
+        if anchor:
+            raise Unsupported("anchors and aliases are not supported here: write the value out", ln + 1, anchor.start() + 2)
+        comment = raw[col:].rstrip(WS) if col is not None else None
+        if not structural.strip(WS):
             pending.append(comment or "")
             continue
-        if structural.strip() in ("---", "...") or structural.lstrip().startswith("%"):
+        if structural.strip(WS) in ("---", "...") or structural.lstrip(WS).startswith("%"):
             if ln < first_line:
-                pending.append(raw.rstrip())
+                pending.append(raw.rstrip(WS))
                 continue
             if ln > last_line:
-                pending.append(raw.rstrip())
+                pending.append(raw.rstrip(WS))
                 continue
             raise Unsupported("document marker inside the document", ln + 1, 1)
         owner = starts.get(ln)
