@@ -40,12 +40,12 @@ def test_scaffold_passes_the_schema_once_filled(capsys, tmp_path, monkeypatch):
     data = yaml.safe_load(text)
     assert data["type"] == "multiple" and data["choose"] == 2 and sum(o["correct"] for o in data["options"]) == 2
     assert "(Choose TWO.)" in data["stem"]
+    assert run(capsys, "format", "--check", str(path))[0] == 0  # scaffolds are canonical
     path.write_text(fill(text), encoding="utf-8")
     settings = make_settings(load_config(tmp_path), select=["S", "K002"])
     load_exams(settings)
     result = check_file(str(path), settings)
     assert [d for d in result.diagnostics] == [], [f"{d.line}:{d.col} {d.code} {d.message}" for d in result.diagnostics]
-    assert run(capsys, "format", "--check", str(path))[0] == 0  # scaffolds are canonical
 
 
 def test_refuses_to_overwrite_and_bad_exam_or_domain(capsys, tmp_path, monkeypatch):
