@@ -29,7 +29,10 @@ def slug(text: str, limit: int = 48) -> str:
     """Lower-case ASCII words joined by hyphens: 'Model Parallel (GPU)' -> 'model-parallel-gpu'."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     out = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-    return out[:limit].rstrip("-")
+    if len(out) > limit:  # cut at a word boundary when there is one
+        cut = out[: limit + 1]
+        out = cut[: cut.rfind("-")] if "-" in cut else out[:limit]
+    return out.rstrip("-")
 
 
 def _siblings(data: Any, pointer: str) -> list[Any]:
