@@ -137,7 +137,7 @@ def test_format_keeps_values_and_comments_and_is_idempotent(generated):
 @given(TRICKY, st.sampled_from(STYLES))
 def test_any_single_value_survives_in_any_style(value, style):
     text = f"format: 1\nid: q-one\nstem: {indent_block(scalar_text(value, style), 0)}\n"
-    readable(text)
+    before = readable(text)  # (ruamel's folded style cannot always say `value`; what the file says counts)
     once = format_text(text, "question", CONFIG)
-    assert load_fast(once, Limits())["stem"] == value
+    assert load_fast(once, Limits()) == before
     assert format_text(once, "question", CONFIG) == once
