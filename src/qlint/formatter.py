@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from qlint.changes import Change
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.positions import yaml_error
+from qlint.loading.reader import decode, read_bytes
 from qlint.loading.schema import schema
 from qlint.project.config import Config, FormatOptions
 from qlint.project.discovery import display_path, is_within
 from qlint import scalars
-from qlint.yamldoc import Doc, Entry, Item, Map, Scalar, Seq, Unsupported, Value, parse
+from qlint.yamldoc import Doc, Entry, Map, Scalar, Seq, Unsupported, Value, parse
 
 BLANK_BETWEEN_ITEMS = {("options",)}  # lists whose items are separated by one blank line
 
@@ -247,10 +248,7 @@ def format_text(text: str, kind: str, config: Config) -> str:
     return result
 
 
-def format_file(path: str, config: Config) -> "Change":
+def format_file(path: str, config: Config) -> Change:
     """The file's formatted text as a pending change; LoadError or FormatError leave it untouched."""
-    from qlint.changes import Change
-    from qlint.loading.reader import decode, read_bytes
-
     raw = read_bytes(path, config.limits)
     return Change(display_path(path), raw, format_text(decode(raw), kind_of(path, config), config))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 try:
     from yaml import CSafeLoader as _Loader

@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Iterator
 
 from qlint.diagnostic import Edit, Fix
 from qlint.loading.positions import join_pointer
 from qlint.model import Question
 from qlint.rules import Finding, rule
+from qlint.rules.content import _strings  # every string value with its path
 
 _HARD_BREAK = re.compile(r"\S {2,}$")  # Markdown renders two trailing spaces as a line break
-
-
-def strings(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], str]]:
-    """Every string value in a question with its path (mapping keys are not values)."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from strings(v, path + [k])
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from strings(v, path + [i])
 
 
 @rule("F001", "trailing-whitespace", "warning", fixable=True,
@@ -48,7 +37,7 @@ def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
     spaces before another line (a Markdown hard line break) the fix changes the rendering, so it
     needs `--unsafe-fixes` (write a backslash at the end of the line for a visible hard break).
     """
-    for path, text in strings(q.data, []):
+    for path, text in _strings(q.data, []):
         lines = text.split("\n")
         bad = [i for i, ln in enumerate(lines) if ln != ln.rstrip(" \t")]
         if not bad:

@@ -6,20 +6,11 @@ import argparse
 import sys
 
 from qlint.changes import Change, publish
+from qlint.cli.commands._authoring import add_mode_flags, mode_of, project
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.formatter import FormatError, format_file
 from qlint.loading.errors import LoadError
-from qlint.project.config import ConfigError, load_config
 from qlint.project.discovery import discover, display_path
-
-
-def mode_of(args: argparse.Namespace) -> str:
-    return "diff" if args.diff else "check" if args.check else "write"
-
-
-def add_mode_flags(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--check", action="store_true", help=f"write nothing; list the files that would be {what} (exit 1 if any)")
-    p.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes (exit 1 if any)")
 
 
 @command("format", "Rewrite files in the canonical layout (key order, text style, indentation).",
@@ -33,11 +24,10 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_config()
-    except ConfigError as exc:
-        print(f"qlint: error: {exc}", file=sys.stderr)
+    settings = project(with_exams=False)
+    if settings is None:
         return EXIT_ERROR
+    config = settings.config
     files, missing = discover(args.paths or [str(config.bank_dir)])
     errors = [f"{display_path(m)}:1:1: Y010 no such file or directory" for m in missing]
     changes: list[Change] = []

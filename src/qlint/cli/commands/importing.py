@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from qlint.changes import create
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
-from qlint.engine import load_exams, make_settings
+from qlint.cli.commands._authoring import project
 from qlint.formatter import FormatError
 from qlint.importers import IMPORTERS, ImportJob, SourceError
 from qlint.importers._write import target_path, to_yaml
 from qlint.loading.errors import LoadError
-from qlint.project.config import ConfigError, load_config
 from qlint.project.discovery import display_path
 
 
@@ -42,13 +40,10 @@ def run(args: argparse.Namespace) -> int:
     if args.fmt not in IMPORTERS:
         print(f"qlint: error: unknown import format {args.fmt!r}; choose from: {', '.join(IMPORTERS.names())}", file=sys.stderr)
         return EXIT_ERROR
-    try:
-        config = load_config()
-        settings = make_settings(config)
-    except ConfigError as exc:
-        print(f"qlint: error: {exc}", file=sys.stderr)
+    settings = project()
+    if settings is None:
         return EXIT_ERROR
-    load_exams(settings)
+    config = settings.config
     imp = IMPORTERS.get(args.fmt)
     output = Path(args.output) if args.output else config.bank_dir
     source = Path(args.source)

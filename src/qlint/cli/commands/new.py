@@ -7,8 +7,7 @@ import sys
 
 from qlint.changes import create
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
-from qlint.engine import load_exams, make_settings
-from qlint.project.config import ConfigError, load_config
+from qlint.cli.commands._authoring import project
 from qlint.project.discovery import display_path
 from qlint.scaffold import ScaffoldError, Spec, default_id, render, target_path, validate_spec
 
@@ -70,13 +69,10 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_config()
-        settings = make_settings(config)
-    except ConfigError as exc:
-        print(f"qlint: error: {exc}", file=sys.stderr)
+    settings = project()
+    if settings is None:
         return EXIT_ERROR
-    load_exams(settings)
+    config = settings.config
     spec = Spec(args.exam, args.domain, args.type, args.choose, args.id, args.difficulty)
     try:
         if args.interactive:

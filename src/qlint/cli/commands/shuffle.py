@@ -8,14 +8,13 @@ import sys
 from qlint.bank.figures import key_balance
 from qlint.changes import Change, publish
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
-from qlint.cli.commands.format import add_mode_flags, mode_of
+from qlint.cli.commands._authoring import add_mode_flags, mode_of, project
 from qlint.engine import load_document
 from qlint.formatter import kind_of
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import read_bytes
 from qlint.loading.schema import validate
 from qlint.model import LETTERS, Question
-from qlint.project.config import ConfigError, load_config
 from qlint.project.discovery import discover, display_path
 from qlint.shuffling import plan, position_in, reordered
 from qlint.yamldoc import parse
@@ -62,11 +61,10 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_config()
-    except ConfigError as exc:
-        print(f"qlint: error: {exc}", file=sys.stderr)
+    settings = project(with_exams=False)
+    if settings is None:
         return EXIT_ERROR
+    config = settings.config
     errors: list[str] = []
     selected = load_questions(args.paths or [str(config.bank_dir)], config, errors)
     bank_errors: list[str] = []
