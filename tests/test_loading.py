@@ -131,3 +131,15 @@ def test_fast_path_uses_libyaml():
     from qlint.loading import fast
 
     assert fast.ACCELERATED
+
+
+def test_compiling_the_quick_validator_leaves_the_schema_alone():
+    # fastjsonschema mutates what it compiles; the formatter reads key order from the same dict
+    import json
+
+    from qlint.loading.schema import quick_check, schema
+
+    quick_check.cache_clear()
+    before = json.dumps(schema("question"))
+    quick_check("question")({})
+    assert json.dumps(schema("question")) == before

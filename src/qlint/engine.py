@@ -87,12 +87,13 @@ def _kind(path: str, config: Config) -> str:
     return "exam" if is_within(os.path.dirname(os.path.abspath(path)) or ".", config.exams_dir) else "question"
 
 
-def load_document(path: str, config: Config) -> tuple[str, dict[str, Any]]:
-    """(text, data) of one file, or LoadError."""
-    if os.path.islink(path) and not is_within(path, config.root.resolve()):
-        # Linting a link to /etc/passwd would echo its content in messages: refuse it.
-        raise LoadError("Y010", "symbolic link leads outside the project; qlint does not follow it")
-    text = decode(read_bytes(path, config.limits))
+def load_document(path: str, config: Config, text: str | None = None) -> tuple[str, dict[str, Any]]:
+    """(text, data) of one file (or of `text`, its proposed new content), or LoadError."""
+    if text is None:
+        if os.path.islink(path) and not is_within(path, config.root.resolve()):
+            # Linting a link to /etc/passwd would echo its content in messages: refuse it.
+            raise LoadError("Y010", "symbolic link leads outside the project; qlint does not follow it")
+        text = decode(read_bytes(path, config.limits))
     try:
         data = load_fast(text, config.limits)
     except FastPathError as exc:
@@ -129,12 +130,13 @@ def _exam_findings(q: dict[str, Any], exams: dict[str, Exam]) -> Iterable[tuple[
         yield RULES.get("S003"), Finding("/domain", f"{q.get('domain')!r} is not a domain of {exam.code}{hint}")
 
 
-def check_file(path: str, settings: Settings) -> FileResult:
+def check_file(path: str, settings: Settings, text: str | None = None) -> FileResult:
+    """Lint one file; `text` lints proposed content for it instead of what is on disk (--fix)."""
     shown = display_path(path)
     config, selection = settings.config, settings.selection
     kind = _kind(path, config)
     try:
-        text, data = load_document(path, config)
+        text, data = load_document(path, config, text)
     except LoadError as exc:
         rule = RULES.get(exc.code)
         return FileResult(path, [_diag(rule, selection.severity_of(rule), shown, exc.message, exc.line, exc.col)], kind)
@@ -142,7 +144,7 @@ def check_file(path: str, settings: Settings) -> FileResult:
     found: list[tuple[Rule, Finding]] = []
     schema_rule = RULES.get("S001")
     errors = validate(kind, data)
-    found += [(schema_rule, Finding(e.pointer, e.message, e.at_key)) for e in errors]
+    found += [(schema_rule, Finding(e.pointer, e.message, e.at_key, fix=e.fix)) for e in errors]
     if kind == "question" and not errors:
         found += list(_exam_findings(data, settings.exams))
         found += list(_findings(settings, Question(path, data)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import difflib
 import json
@@ -14,7 +15,9 @@ import fastjsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from qlint.diagnostic import Fix
 from qlint.loading.positions import join_pointer
+from qlint.loading.schema_fixes import fix_for
 
 SCHEMAS = ("question", "exam", "config")
 
@@ -24,6 +27,7 @@ class SchemaError:
     pointer: str
     message: str
     at_key: bool = False
+    fix: Fix | None = None
 
 
 @lru_cache(maxsize=None)
@@ -51,7 +55,8 @@ def quick_check(kind: str):
     validators to the same verdicts), so the draft-07 compiler answers for them; jsonschema
     then explains failures with paths.
     """
-    compiled = fastjsonschema.compile({**schema(kind), "$schema": "http://json-schema.org/draft-07/schema#"})
+    # fastjsonschema writes into the schema it compiles: give it a copy, others read the original
+    compiled = fastjsonschema.compile({**copy.deepcopy(schema(kind)), "$schema": "http://json-schema.org/draft-07/schema#"})
 
     def check(data: Any) -> bool:
         try:
@@ -168,5 +173,6 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
     for err in val.iter_errors(data):
         for leaf in _leaves(err):
             for pointer, message, at_key in _messages(leaf):
-                out.setdefault((pointer, message), SchemaError(pointer, message, at_key))
+                fix = fix_for(pointer, leaf.instance, data, leaf.validator_value) if kind == "question" and leaf.validator == "pattern" else None
+                out.setdefault((pointer, message), SchemaError(pointer, message, at_key, fix))
     return sorted(out.values(), key=lambda e: e.pointer)

@@ -32,6 +32,7 @@ class Config:
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     output_format: str = ""
     limits: Limits = Limits()
+    format: "FormatOptions" = field(default_factory=lambda: FormatOptions())
 
     @property
     def bank_dir(self) -> Path:
@@ -91,6 +92,7 @@ def load_config(start: Path | None = None) -> Config:
         rules=_by_code(raw.get("rules", {})),
         output_format=raw.get("output-format", ""),
         limits=Limits(**{names[k]: v for k, v in raw.get("limits", {}).items()}),
+        format=FormatOptions(**raw.get("format", {})),  # the config schema checked the keys and ranges
     )
 
 
@@ -103,3 +105,12 @@ def _by_code(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         found = by_name_or_code(key)
         out.setdefault(found.code if found else key, {}).update(table)
     return out
+
+
+# --- [tool.qlint.format]: layout settings of `qlint format` (authoring) -----------------------
+
+
+@dataclass(frozen=True)
+class FormatOptions:
+    indent: int = 2  # spaces per nesting level
+    width: int = 100  # line width the formatter wraps long text to

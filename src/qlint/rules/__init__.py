@@ -88,14 +88,15 @@ def rule(
     return deco
 
 
-def declare(code: str, name: str, severity: Severity | str, doc: str, *, scope: str = "load", source: str = "") -> None:
+def declare(code: str, name: str, severity: Severity | str, doc: str, *, scope: str = "load", source: str = "",
+            fixable: bool = False) -> None:
     """Declare a rule whose diagnostics another component (the loader) emits."""
 
     def _emitted_elsewhere(*_: Any) -> Iterable[Finding]:
         return ()
 
     _emitted_elsewhere.__doc__ = doc
-    rule(code, name, severity, scope=scope, source=source)(_emitted_elsewhere)
+    rule(code, name, severity, scope=scope, source=source, fixable=fixable)(_emitted_elsewhere)
 
 
 def by_name_or_code(key: str) -> Rule | None:

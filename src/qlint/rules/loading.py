@@ -186,7 +186,11 @@ correct: yes    # YAML 1.2 reads this as the text "yes"
 ```
 
 ## Fix
-Use the type the message asks for: `correct: true`.""", scope="schema")
+Use the type the message asks for: `correct: true`. `qlint check --fix` rewrites values that only
+break a pattern by case or spacing: option ids and tags become slugs (`Model Parallel` ->
+`model-parallel`, unless another option or tag already has that slug) and the exam code is upper-cased.
+With `--unsafe-fixes` it also slugs the question `id` (unsafe: other questions' `related` lists
+may cite the old id).""", scope="schema", fixable=True)
 
 declare("S002", "unknown-exam", "error", """A question whose exam has no definition.
 

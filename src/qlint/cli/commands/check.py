@@ -12,6 +12,7 @@ from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
 from qlint.engine import LintResult, lint, make_settings
 from qlint.files import atomic_write
+from qlint.fixing import add_fix_flags, run_fixes
 from qlint.project.config import ConfigError, load_config
 from qlint.reports import REPORTERS, ReportContext, needs_figures
 from qlint.reports._context import bank_figures, run_context
@@ -54,6 +55,7 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--show-source", action="store_true", help="print the offending YAML lines under each finding")
     p.add_argument("--statistics", action="store_true", help="print counts per rule")
     p.add_argument("--no-color", action="store_true", help="never colour the output")
+    add_fix_flags(p)
     return run
 
 
@@ -85,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"qlint: error: {line}", file=sys.stderr)
         return EXIT_ERROR
     paths = args.paths or [str(config.bank_dir)]
+    if args.fix or args.diff:
+        code = run_fixes(args, paths, settings, sys.stdout, sys.stderr)
+        if code is not None:
+            return code
     result = lint(paths, settings)
     code = exit_code(result, Severity.parse(args.fail_on))
     shared = run_context(result, settings, code, os.environ)

@@ -1,0 +1,30 @@
+"""What the authoring commands (format, shuffle, new, import) share: flags and project loading."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from qlint.engine import Settings, load_exams, make_settings
+from qlint.project.config import ConfigError, load_config
+
+
+def add_mode_flags(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--check", action="store_true", help=f"write nothing; list the files that would be {what} (exit 1 if any)")
+    p.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes (exit 1 if any)")
+
+
+def mode_of(args: argparse.Namespace) -> str:
+    return "diff" if args.diff else "check" if args.check else "write"
+
+
+def project(with_exams: bool = True) -> Settings | None:
+    """The configuration (and exam definitions); None after printing the configuration error."""
+    try:
+        settings = make_settings(load_config())
+    except ConfigError as exc:
+        print(f"qlint: error: {exc}", file=sys.stderr)
+        return None
+    if with_exams:
+        load_exams(settings)
+    return settings

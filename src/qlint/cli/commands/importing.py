@@ -1,0 +1,91 @@
+"""`qlint import`: questions from other formats into qlint YAML, one file per question."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from qlint.changes import create
+from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
+from qlint.cli.commands._authoring import project
+from qlint.formatter import FormatError
+from qlint.importers import IMPORTERS, ImportJob, SourceError
+from qlint.importers._write import target_path, to_yaml
+from qlint.loading.errors import LoadError
+from qlint.project.discovery import display_path
+
+
+def _sources(source: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    if source.is_dir():
+        return sorted(p for p in source.rglob("*") if p.is_file() and p.suffix.lower() in suffixes and not p.name.startswith("."))
+    return [source]
+
+
+@command("import", "Import questions from another format (page, gift, ...) into qlint YAML files.",
+         "Import questions into one qlint YAML file per question under --output (default: the bank),\n"
+         "reporting everything that could not be mapped (it is also kept in a comment in the file).\n"
+         "Exit 1 when something could not be mapped, 2 when the source cannot be read.")
+def configure(p: argparse.ArgumentParser):
+    p.add_argument("source", metavar="SOURCE", help="a source file, or a folder of them")
+    p.add_argument("--from", dest="fmt", required=True, metavar="FORMAT", help="source format (see 'qlint import --list')")
+    p.add_argument("--output", "-o", default=None, metavar="DIR", help="bank folder to write into (default: the configured bank)")
+    p.add_argument("--exam", default="", metavar="CODE", help="exam for questions whose source does not name one")
+    p.add_argument("--domain", default="", metavar="ID", help="domain for questions whose source does not name one")
+    p.add_argument("--force", action="store_true", help="overwrite existing files")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.fmt not in IMPORTERS:
+        print(f"qlint: error: unknown import format {args.fmt!r}; choose from: {', '.join(IMPORTERS.names())}", file=sys.stderr)
+        return EXIT_ERROR
+    settings = project()
+    if settings is None:
+        return EXIT_ERROR
+    config = settings.config
+    imp = IMPORTERS.get(args.fmt)
+    output = Path(args.output) if args.output else config.bank_dir
+    source = Path(args.source)
+    if not source.exists():
+        print(f"{args.source}: error: no such file or folder", file=sys.stderr)
+        return EXIT_ERROR
+    unmapped = failed = written = 0
+    for src in _sources(source, imp.suffixes):
+        shown = display_path(str(src))
+        try:
+            text = src.read_text(encoding="utf-8-sig")
+            result = imp.read(ImportJob(src, text, settings.exams, args.exam, args.domain))
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{shown}: error: cannot read: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        except SourceError as exc:
+            print(f"{shown}: error: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        for u in result.unmapped:
+            print(f"{shown}:{u.line}: could not map: {u.message}", file=sys.stderr)
+        unmapped += len(result.unmapped)
+        for q in result.questions:
+            for u in q.unmapped:
+                print(f"{shown}:{u.line}: could not map: {u.message}", file=sys.stderr)
+            unmapped += len(q.unmapped)
+            target = target_path(q, output)
+            try:
+                create(str(target), to_yaml(q, shown, args.fmt, target, config), overwrite=args.force)
+            except FileExistsError:
+                print(f"{shown}:{q.line}: error: {display_path(str(target))} exists (use --force to overwrite)", file=sys.stderr)
+                failed += 1
+                continue
+            except (LoadError, FormatError, OSError) as exc:
+                print(f"{shown}:{q.line}: error: cannot write {display_path(str(target))}: {exc}", file=sys.stderr)
+                failed += 1
+                continue
+            written += 1
+            print(f"{display_path(str(target))}")
+    print(f"Imported {written} question{'s' if written != 1 else ''}; {unmapped} item(s) could not be mapped"
+          + (f"; {failed} failed" if failed else "") + ".", file=sys.stderr)
+    if failed and not written:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if unmapped or failed else EXIT_OK

@@ -1,0 +1,98 @@
+"""`qlint new`: scaffold a question file in the right folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from qlint.changes import create
+from qlint.cli import EXIT_ERROR, EXIT_OK, command
+from qlint.cli.commands._authoring import project
+from qlint.project.discovery import display_path
+from qlint.scaffold import ScaffoldError, Spec, default_id, render, target_path, validate_spec
+
+
+class _Ask:
+    """Prompts on stderr, answers from stdin (a terminal, or a pipe in scripts and tests)."""
+
+    def __init__(self, stdin=sys.stdin, stderr=sys.stderr) -> None:
+        self.stdin, self.stderr = stdin, stderr
+
+    def __call__(self, prompt: str, default: str = "", choices: list[str] | None = None) -> str:
+        while True:
+            shown = f" [{default}]" if default else ""
+            self.stderr.write(f"{prompt}{shown}: ")
+            self.stderr.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise EOFError
+            answer = line.strip() or default
+            if choices and answer.isdigit() and 1 <= int(answer) <= len(choices):
+                answer = choices[int(answer) - 1]
+            if not choices or answer in choices:
+                return answer
+            self.stderr.write(f"  choose one of: {', '.join(choices)}\n")
+
+
+def interview(spec: Spec, exams, ask: _Ask) -> None:
+    spec.exam = ask("Exam code", spec.exam or (sorted(exams)[0] if exams else ""), sorted(exams) or None)
+    exam = exams[spec.exam]
+    for i, d in enumerate(exam.domains, 1):
+        ask.stderr.write(f"  {i}. {d.id}  ({d.name})\n")
+    spec.domain = ask("Domain (number or id)", spec.domain, exam.domain_ids)
+    spec.type = ask("Type", spec.type, ["single", "multiple"])
+    if spec.type == "multiple":
+        spec.choose = int(ask("How many to choose", str(spec.choose or 2), [str(n) for n in range(2, 10)]))
+    else:
+        spec.choose = None
+    spec.id = ask("Question id", spec.id or default_id(spec))
+    spec.difficulty = ask("Difficulty", spec.difficulty, ["easy", "medium", "hard"])
+    spec.stem = ask("Stem (one line; edit the file for more)", spec.stem)
+    spec.trap = ask("Common exam trap", spec.trap)
+    n = spec.option_count
+    keyed = spec.choose or 1 if spec.type == "multiple" else 1
+    spec.options = [ask(f"Option {i + 1}{' (keyed)' if i < keyed else ''}", f"TODO option {i + 1}") for i in range(n)]
+
+
+@command("new", "Scaffold a question file with every required field and guidance comments.",
+         "Create bank/<exam>/<domain>/<name>.yaml with every required field, TODO placeholders and\n"
+         "comments saying what each field needs. Never overwrites a file.")
+def configure(p: argparse.ArgumentParser):
+    p.add_argument("--exam", default="", metavar="CODE", help="exam code, e.g. MLA-C01 (must have an exam definition)")
+    p.add_argument("--domain", default="", metavar="ID", help="domain id (or name) from the exam definition")
+    p.add_argument("--type", default="single", choices=["single", "multiple"], help="question type (default: single)")
+    p.add_argument("--choose", type=int, default=None, metavar="N", help="multiple: how many options to choose")
+    p.add_argument("--id", default="", metavar="ID", help="question id (default: <exam>-<domain>-new-question)")
+    p.add_argument("--difficulty", default="medium", choices=["easy", "medium", "hard"])
+    p.add_argument("--interactive", "-i", action="store_true", help="ask for the fields on the terminal")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = project()
+    if settings is None:
+        return EXIT_ERROR
+    config = settings.config
+    spec = Spec(args.exam, args.domain, args.type, args.choose, args.id, args.difficulty)
+    try:
+        if args.interactive:
+            interview(spec, settings.exams, _Ask())
+        elif not (args.exam and args.domain):
+            raise ScaffoldError("--exam and --domain are required (or use --interactive)")
+        validate_spec(spec, settings.exams)
+        spec.id = spec.id or default_id(spec)
+        from qlint.loading.schema import schema
+        import re
+
+        if not re.match(schema("question")["properties"]["id"]["pattern"], spec.id):
+            raise ScaffoldError(f"id {spec.id!r} must be lower-case words, digits and hyphens (3-80 characters)")
+        target = target_path(spec, config)
+        create(str(target), render(spec, target, config))
+    except (ScaffoldError, FileExistsError) as exc:
+        print(f"qlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except (EOFError, KeyboardInterrupt):
+        print("\nqlint: cancelled; nothing written", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"created {display_path(str(target))}")
+    return EXIT_OK

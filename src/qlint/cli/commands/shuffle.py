@@ -1,0 +1,108 @@
+"""`qlint shuffle`: seeded, stratified option orders that balance the bank's key positions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from qlint.bank.figures import key_balance
+from qlint.changes import Change, publish
+from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
+from qlint.cli.commands._authoring import add_mode_flags, mode_of, project
+from qlint.engine import load_document
+from qlint.formatter import kind_of
+from qlint.loading.errors import LoadError
+from qlint.loading.reader import read_bytes
+from qlint.loading.schema import validate
+from qlint.model import LETTERS, Question
+from qlint.project.discovery import discover, display_path
+from qlint.shuffling import plan, position_in, reordered
+from qlint.yamldoc import parse
+from qlint.yamledit import EditError, reorder
+
+
+def _balance_line(questions: list[Question]) -> str:
+    parts = []
+    for b in key_balance(questions):
+        counts = " ".join(f"{LETTERS[i]}:{n}" for i, n in enumerate(b.counts))
+        parts.append(f"{b.k} options: {counts} (chi-square p={b.p_value:.2f})")
+    return "; ".join(parts) or "no single-answer questions"
+
+
+def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tuple[str, Question]]:
+    """path -> (text, Question) for the schema-valid question files under `paths`."""
+    files, missing = discover(paths)
+    errors += [f"{display_path(m)}:1:1: no such file or directory" for m in missing]
+    out = {}
+    for f in files:
+        if kind_of(f, config) != "question":
+            continue
+        try:
+            text, data = load_document(f, config)
+        except LoadError as exc:
+            errors.append(f"{display_path(f)}:{exc.line}:{exc.col}: {exc.code} {exc.message}")
+            continue
+        if validate("question", data):
+            errors.append(f"{display_path(f)}:1:1: schema errors: run 'qlint check {display_path(f)}' (not shuffled)")
+            continue
+        out[f] = (text, Question(f, data))
+    return out
+
+
+@command("shuffle", "Reorder options reproducibly so the bank's key positions are balanced.",
+         "Reorder the options of the chosen questions with a seeded, stratified shuffle: the bank's\n"
+         "key positions become balanced, keys stay keyed, pinned options and 'shuffle: false'\n"
+         "questions stay put, and questions whose text cites options by letter are reported instead.")
+def configure(p: argparse.ArgumentParser):
+    p.add_argument("paths", nargs="*", metavar="PATH", help="question files or folders (default: the configured bank)")
+    p.add_argument("--seed", type=int, required=True, metavar="N", help="random seed: the same seed gives the same orders")
+    add_mode_flags(p, "shuffled")
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = project(with_exams=False)
+    if settings is None:
+        return EXIT_ERROR
+    config = settings.config
+    errors: list[str] = []
+    selected = load_questions(args.paths or [str(config.bank_dir)], config, errors)
+    bank_errors: list[str] = []
+    keys = {display_path(p) for p in selected}
+    context = [q for p, (_t, q) in load_questions([str(config.bank_dir)], config, bank_errors).items()
+               if display_path(p) not in keys] if config.bank_dir.is_dir() else []
+    plans = plan([q for _t, q in selected.values()], context, args.seed)
+    changes, findings, after = [], [], []
+    for pl in plans:
+        path = pl.question.path
+        text = selected[path][0]
+        if pl.refs:
+            doc = parse(text, pl.question.data)
+            for ref in pl.refs:
+                line, col = position_in(doc, ref.pointer, ref.offset)
+                findings.append(f"{display_path(path)}:{line}:{col}: refers to an option by letter ({ref.found!r}); "
+                                "question not shuffled: name the option instead")
+        if not pl.order or pl.order == sorted(pl.order):
+            after.append(pl.question)
+            continue
+        try:
+            new = reorder(text, "/options", pl.order, config)
+        except EditError as exc:
+            errors.append(f"{display_path(path)}:1:1: not shuffled: {exc}")
+            after.append(pl.question)
+            continue
+        changes.append(Change(display_path(path), read_bytes(path, config.limits), new))
+        after.append(reordered(pl.question, pl.order))
+    mode = mode_of(args)
+    changed, failed = publish(changes, mode, sys.stdout, sys.stderr, verb="shuffled")
+    for line in findings + errors:
+        print(line, file=sys.stderr)
+    before_all = context + [q for _t, q in selected.values()]
+    print(f"key positions before: {_balance_line(before_all)}", file=sys.stderr)
+    print(f"key positions after:  {_balance_line(context + after)}", file=sys.stderr)
+    verb = "would be shuffled" if mode != "write" else "shuffled"
+    print(f"{changed} file{'s' if changed != 1 else ''} {verb} (seed {args.seed}); "
+          f"{sum(1 for p in plans if p.kept)} question(s) kept as they are.", file=sys.stderr)
+    if errors or failed:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if findings or (changed and mode != "write") else EXIT_OK

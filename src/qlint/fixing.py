@@ -1,0 +1,113 @@
+"""`qlint check --fix`: apply the fixes rules attach to their diagnostics, then lint again.
+
+Fixes are applied in rounds: each round lints the current text, applies every fix whose pointer
+does not overlap another's (two fixes to one stem would otherwise overwrite each other), and the
+next round sees the result. Each edit goes through `yamledit.set_scalar`, so only the edited value
+changes and the result is verified before it is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from qlint.changes import Change, publish
+from qlint.diagnostic import Diagnostic
+from qlint.engine import Settings, check_file, load_exams
+from qlint.loading.errors import LoadError
+from qlint.loading.reader import decode, read_bytes
+from qlint.project.discovery import discover, display_path
+from qlint.rules import RULES
+from qlint.yamledit import EditError, set_scalar
+
+MAX_ROUNDS = 10
+
+
+@dataclass
+class FixReport:
+    changes: list[Change] = field(default_factory=list)
+    applied: list[Diagnostic] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # "path:line:col: CODE fix not applied: why"
+    unsafe_left: int = 0
+
+
+def _overlaps(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def _pick(candidates: list[Diagnostic]) -> list[Diagnostic]:
+    chosen: list[Diagnostic] = []
+    for d in candidates:
+        pointers = [e.pointer for e in d.fix.edits]  # type: ignore[union-attr]
+        if not any(_overlaps(p, e.pointer) for c in chosen for e in c.fix.edits for p in pointers):  # type: ignore[union-attr]
+            chosen.append(d)
+    return chosen
+
+
+def _apply(text: str, d: Diagnostic, settings: Settings) -> str:
+    for edit in d.fix.edits:  # type: ignore[union-attr]
+        if edit.delete:
+            raise EditError("removing a field is not supported by --fix")
+        text = set_scalar(text, edit.pointer, edit.value, settings.config)
+    return text
+
+
+def fix_file(path: str, settings: Settings, unsafe: bool, report: FixReport) -> None:
+    try:
+        raw = read_bytes(path, settings.config.limits)
+        text = decode(raw)
+    except LoadError:
+        return  # the lint that follows reports it
+    current, gave_up = text, set()
+    for _ in range(MAX_ROUNDS):
+        result = check_file(path, settings, current)
+        fixable = [d for d in result.diagnostics if d.fix and RULES.get(d.code).fixable and (d.code, d.pointer) not in gave_up]
+        candidates = [d for d in fixable if d.fix.safe or unsafe]  # type: ignore[union-attr]
+        progressed = False
+        for d in _pick(candidates):
+            try:
+                current = _apply(current, d, settings)
+            except EditError as exc:
+                gave_up.add((d.code, d.pointer))
+                report.failed.append(f"{d.path}:{d.line}:{d.col}: {d.code} fix not applied: {exc}")
+                continue
+            report.applied.append(d)
+            progressed = True
+        if not progressed:
+            report.unsafe_left += len(fixable) - len(candidates)
+            break
+    report.changes.append(Change(display_path(path), raw, current))
+
+
+def fix_paths(paths: list[str], settings: Settings, unsafe: bool = False) -> FixReport:
+    report = FixReport()
+    files, _missing = discover(paths)
+    for f in files:
+        fix_file(f, settings, unsafe, report)
+    return report
+
+
+def add_fix_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--fix", action="store_true", help="apply the safe fixes rules offer, then report what remains")
+    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply unsafe fixes too")
+    p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff without writing (exit 1 if any)")
+
+
+def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO, err: TextIO) -> int | None:
+    """--fix / --diff for `qlint check`: an exit code when the command ends here (--diff), else None."""
+    if not settings.exams:
+        load_exams(settings)
+    report = fix_paths(paths, settings, args.unsafe_fixes)
+    mode = "diff" if args.diff else "write"
+    changed, failed = publish(report.changes, mode, out, err, verb="fixed")
+    for line in report.failed:
+        err.write(line + "\n")
+    n = len(report.applied)
+    verb = "Would fix" if mode == "diff" else "Fixed"
+    err.write(f"{verb} {n} problem{'s' if n != 1 else ''} in {changed} file{'s' if changed != 1 else ''}."
+              + (f" {report.unsafe_left} more fixable with --unsafe-fixes." if report.unsafe_left and not args.unsafe_fixes else "")
+              + "\n")
+    if mode == "diff":
+        return 2 if failed else (1 if changed else 0)
+    return 2 if failed else None

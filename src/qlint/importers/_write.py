@@ -1,0 +1,38 @@
+"""Imported questions to canonical qlint YAML files."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from ruamel.yaml import YAML
+
+from qlint.formatter import format_text
+from qlint.importers import Imported
+from qlint.project.config import Config
+from qlint.scaffold import question_file_name, schema_ref
+
+ORDER_HINT = "qlint import: could not map"
+
+
+def target_path(q: Imported, output: Path) -> Path:
+    d = q.data
+    exam, domain = str(d.get("exam") or "unknown-exam"), str(d.get("domain") or "unknown-domain")
+    return output / exam.lower() / domain / question_file_name(str(d.get("id") or "imported"), exam, domain)
+
+
+def _one_line(text: str) -> str:
+    return " / ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def to_yaml(q: Imported, source: str, fmt: str, target: Path, config: Config) -> str:
+    """The question as a formatted file; unmapped source text is kept in comments at the top."""
+    y = YAML()
+    y.width = 1 << 16
+    buf = io.StringIO()
+    y.dump(q.data, buf)
+    header = [f"# yaml-language-server: $schema={schema_ref(target, config)}",
+              f"# Imported by qlint from {source}:{q.line} ({fmt}); review it, then set status to review."]
+    header += [f"# {ORDER_HINT} (line {u.line}): {_one_line(u.message)}" for u in q.unmapped]
+    header += [f"# source comment: {_one_line(c)}" for c in q.comments]
+    return format_text("\n".join(header) + "\n" + buf.getvalue(), "question", config)
+

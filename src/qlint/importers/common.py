@@ -1,0 +1,45 @@
+"""Helpers every importer uses: ids from text, unique option ids, exam and domain mapping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qlint.importers import Imported, ImportJob, Unmapped, match_domain, match_exam
+from qlint.loading.schema_fixes import slug
+
+
+def option_ids(texts: list[str]) -> list[str]:
+    """Slugs of the option texts, made unique with -2, -3 ...; 'option-N' when a text has no letters."""
+    out: list[str] = []
+    for i, text in enumerate(texts):
+        base = slug(text, 40) or f"option-{i + 1}"
+        candidate, n = base, 2
+        while candidate in out:
+            candidate, n = f"{base}-{n}", n + 1
+        out.append(candidate)
+    return out
+
+
+def place(q: Imported, job: ImportJob, exam_text: str, domain_text: str, line: int) -> None:
+    """Set exam and domain from the source's words (or the job's defaults), reporting misses."""
+    exam = match_exam(exam_text, job.exams) if exam_text else None
+    if exam is None and job.exam:
+        exam = match_exam(job.exam, job.exams)
+    if exam is None:
+        q.data["exam"] = (exam_text or job.exam or "UNKNOWN").upper()
+        q.unmapped.append(Unmapped(line, f"exam {exam_text or job.exam or '(none)'!r} has no exam definition"))
+    else:
+        q.data["exam"] = exam.code
+    domain = match_domain(domain_text, exam) if domain_text else None
+    if domain is None and job.domain:
+        domain = match_domain(job.domain, exam)
+    if domain is None:
+        q.data["domain"] = slug(domain_text or job.domain or "unknown") or "unknown"
+        q.unmapped.append(Unmapped(line, f"domain {domain_text or job.domain or '(none)'!r} is not a domain of "
+                                         f"{q.data['exam']} (use --domain)"))
+    else:
+        q.data["domain"] = domain
+
+
+def question(qid_words: str, data: dict[str, Any], exam: str, domain: str) -> str:
+    return slug(f"{exam}-{domain}-{qid_words}", 80)

@@ -1,0 +1,243 @@
+"""`gift`: Moodle's GIFT text format, multiple-choice questions with their feedback.
+
+    // comment
+    $CATEGORY: MLA-C01/ML Model Development
+    ::Title::[markdown]Stem text {
+      =Right answer #why it is right
+      ~Wrong answer #why it is wrong
+      ~%50%Half-right answer #...
+      ####General feedback: the explanation
+    }
+
+Mapping: title -> id (slugged), stem (text before and after the answer block) -> stem, `=` or a
+positive `%weight%` -> keyed option, `#feedback` -> rationale, `####` -> explanation, the category
+path -> exam code and domain (a segment naming an exam code, a segment naming one of its domains).
+`\\~ \\= \\# \\{ \\} \\:` and `\\n` escapes are decoded. Questions of other GIFT types (true/false,
+short answer, numeric, matching, essay, description) are reported and not imported; so is any
+answer or text that cannot be placed. Comments are kept as comments in the new files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer, match_exam
+from qlint.importers.common import option_ids, place, question
+
+_ESCAPES = {"~": "~", "=": "=", "#": "#", "{": "{", "}": "}", ":": ":", "n": "\n", "\\": "\\"}
+_WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
+_FORMAT = re.compile(r"^\[(html|markdown|plain|moodle)\]", re.I)
+_TAG = re.compile(r"<[a-zA-Z/][^>]*>")
+
+
+def unescape(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in _ESCAPES:
+            out.append(_ESCAPES[text[i + 1]])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _split_unescaped(text: str, marks: str) -> list[tuple[str, str, int]]:
+    """Pieces of `text` starting at an unescaped mark in `marks`: (mark, body, offset)."""
+    pieces: list[tuple[str, str, int]] = []
+    i, start, mark = 0, 0, ""
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] in marks:
+            if i > start or mark:
+                pieces.append((mark, text[start:i], start))
+            mark, start = text[i], i + 1
+        i += 1
+    pieces.append((mark, text[start:], start))
+    return pieces
+
+
+@dataclass
+class _Block:
+    line: int
+    lines: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+
+def _blocks(text: str) -> tuple[list[_Block], list[tuple[int, str]], list[tuple[int, str]]]:
+    """Questions (separated by blank lines outside braces), $CATEGORY lines, and comments that
+    precede no question. A question takes the // comments just above it."""
+    blocks: list[_Block] = []
+    categories: list[tuple[int, str]] = []
+    pending: list[tuple[int, str]] = []
+    current: _Block | None = None
+    depth = 0
+    for n, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        if depth == 0 and stripped.startswith("//"):
+            if current is not None:
+                current.comments.append(stripped[2:].strip())
+            else:
+                pending.append((n, stripped[2:].strip()))
+            continue
+        if depth == 0 and stripped.startswith("$CATEGORY:"):
+            categories.append((n, stripped[len("$CATEGORY:"):].strip()))
+            current = None
+            continue
+        if depth == 0 and not stripped:
+            current = None
+            continue
+        if current is None:
+            current = _Block(n, comments=[c for _n, c in pending])
+            pending = []
+            blocks.append(current)
+        current.lines.append(raw)
+        depth = max(0, depth + _brace_delta(raw))
+    return blocks, categories, pending
+
+
+def _brace_delta(line: str) -> int:
+    delta, i = 0, 0
+    while i < len(line):
+        if line[i] == "\\":
+            i += 2
+            continue
+        delta += {"{": 1, "}": -1}.get(line[i], 0)
+        i += 1
+    return delta
+
+
+def _category_for(line: int, categories: list[tuple[int, str]]) -> str:
+    current = ""
+    for n, path in categories:
+        if n < line:
+            current = path
+    return current
+
+
+def _place_from_category(q: Imported, job: ImportJob, category: str, line: int) -> None:
+    parts = [unescape(p).strip() for p in re.split(r"(?<!\\)/", category) if p.strip()]
+    exam_part = next((p for p in parts if match_exam(p, job.exams)), "")
+    rest = [p for p in parts if p != exam_part and p.lower() not in ("$course$", "top", "default")]
+    place(q, job, exam_part, rest[-1] if rest else "", line)
+
+
+def _parse_question(block: _Block, q: Imported) -> dict | None:
+    text = "\n".join(block.lines)
+    title = ""
+    m = re.match(r"^\s*::(.*?)(?<!\\)::", text, re.S)
+    if m:
+        title, text = unescape(m[1]).strip(), text[m.end():]
+    open_at = _find_unescaped(text, "{")
+    if open_at < 0:
+        q.unmapped.append(Unmapped(block.line, f"description or text without answers, not a question: {_short(text)}"))
+        return None
+    close_at = _find_unescaped(text, "}", open_at + 1)
+    if close_at < 0:
+        q.unmapped.append(Unmapped(block.line, "answer block '{' is never closed; question skipped"))
+        return None
+    before, answers, after = text[:open_at], text[open_at + 1:close_at], text[close_at + 1:]
+    fm = _FORMAT.match(before.strip())
+    fmt = fm[1].lower() if fm else "moodle"
+    stem_raw = (before.strip()[fm.end():] if fm else before.strip())
+    stem = unescape(stem_raw).strip()
+    tail = unescape(after).strip()
+    if tail:
+        stem = f"{stem} _____ {tail}" if stem else tail
+        q.unmapped.append(Unmapped(block.line, f"text after the answers ({_short(tail)}) was appended to the stem with a blank"))
+    if fmt == "html" and _TAG.search(stem):
+        q.unmapped.append(Unmapped(block.line, "the stem is HTML; its markup was kept as text: review it"))
+    body = answers.strip()
+    general = ""
+    gm = _find_unescaped(body, "####")
+    if gm >= 0:
+        body, general = body[:gm], unescape(body[gm + 4:]).strip()
+    if not body or body.upper() in ("T", "F", "TRUE", "FALSE") or body.startswith("#") or "->" in body:
+        kind = "essay" if not body else "numeric" if body.startswith("#") else "matching" if "->" in body else "true/false"
+        q.unmapped.append(Unmapped(block.line, f"{kind} question, not multiple choice; not imported: {_short(stem)}"))
+        return None
+    options = []
+    for mark, piece, _off in _split_unescaped(body, "=~"):
+        if not mark:
+            if piece.strip():
+                q.unmapped.append(Unmapped(block.line, f"answer text outside an = or ~ answer: {_short(unescape(piece))}"))
+            continue
+        fb_at = _find_unescaped(piece, "#")
+        answer, feedback = (piece[:fb_at], piece[fb_at + 1:]) if fb_at >= 0 else (piece, "")
+        answer = answer.strip()
+        weight = 100.0 if mark == "=" else 0.0
+        wm = _WEIGHT.match(answer)
+        if wm:
+            weight, answer = float(wm[1]), answer[wm.end():].strip()
+        options.append({"text": unescape(answer), "weight": weight, "rationale": unescape(feedback).strip()})
+    if not any(o["weight"] <= 0 for o in options):
+        q.unmapped.append(Unmapped(block.line, f"short-answer question (no wrong ~ answers), not multiple choice; not imported: {_short(stem)}"))
+        return None
+    return {"title": title, "stem": stem, "options": options, "general": general}
+
+
+def _find_unescaped(text: str, what: str, start: int = 0) -> int:
+    i = start
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text.startswith(what, i):
+            return i
+        i += 1
+    return -1
+
+
+def _short(text: str, n: int = 60) -> str:
+    one = " ".join(text.split())
+    return repr(one if len(one) <= n else one[: n - 3] + "...")
+
+
+@importer("gift", "Moodle GIFT: multiple-choice questions with per-answer and general feedback", suffixes=(".gift", ".txt"))
+def read_gift(job: ImportJob) -> ImportResult:
+    blocks, categories, stray = _blocks(job.text)
+    result = ImportResult()
+    result.unmapped += [Unmapped(n, f"comment after the last question: {c!r}") for n, c in stray]
+    for block in blocks:
+        q = Imported({}, block.line)
+        parsed = _parse_question(block, q)
+        if parsed is None:
+            result.unmapped += q.unmapped
+            result.unmapped += [Unmapped(block.line, f"comment of a question not imported: {c!r}") for c in block.comments]
+            continue
+        _place_from_category(q, job, _category_for(block.line, categories), block.line)
+        opts = parsed["options"]
+        keyed = [o for o in opts if o["weight"] > 0]
+        weights = {round(o["weight"], 3) for o in keyed}
+        if len(keyed) > 1 and len(weights) > 1:
+            q.unmapped.append(Unmapped(block.line, f"unequal partial-credit weights {sorted(weights)} became equal keys"))
+        if any(0 > o["weight"] > -100 or 0 < o["weight"] < 100 and len(keyed) == 1 for o in opts):
+            q.unmapped.append(Unmapped(block.line, "partial-credit weights have no equivalent; the options were keyed or not"))
+        ids = option_ids([o["text"] for o in opts])
+        options = []
+        for oid, o in zip(ids, opts):
+            entry = {"id": oid, "text": o["text"], "correct": o["weight"] > 0}
+            if o["rationale"]:
+                entry["rationale"] = o["rationale"]
+            options.append(entry)
+        data = {"format": 1}
+        words = parsed["title"] or (keyed[0]["text"] if keyed else parsed["stem"][:60])
+        data["id"] = question(words, data, q.data["exam"], q.data["domain"])
+        data.update({"exam": q.data["exam"], "domain": q.data["domain"]})
+        data["type"] = "multiple" if len(keyed) > 1 else "single"
+        if len(keyed) > 1:
+            data["choose"] = len(keyed)
+        data["status"] = "draft"
+        data["stem"] = parsed["stem"]
+        data["options"] = options
+        data["explanation"] = parsed["general"] or "TODO: the source has no general feedback."
+        if not parsed["general"]:
+            q.unmapped.append(Unmapped(block.line, "no general feedback (####) to use as the explanation"))
+        q.data = data
+        q.comments = block.comments
+        result.questions.append(q)
+    return result

@@ -1,0 +1,51 @@
+"""Text hygiene: mechanical problems with a mechanical fix."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from qlint.diagnostic import Edit, Fix
+from qlint.loading.positions import join_pointer
+from qlint.model import Question
+from qlint.rules import Finding, rule
+from qlint.model import iter_strings  # every string value with its path
+
+_HARD_BREAK = re.compile(r"\S {2,}$")  # Markdown renders two trailing spaces as a line break
+
+
+@rule("F001", "trailing-whitespace", "warning", fixable=True,
+      source="Team standard; CommonMark 0.31 §6.7 (hard line breaks)")
+def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
+    """Text with spaces or tabs at the end of a line.
+
+    ## What it does
+    Reports every text value (stem, trap, options, explanation, references...) in which a line ends
+    with spaces or tabs, including the last line of a quoted string (`"Data parallelism "`).
+
+    ## Why it matters
+    Invisible characters make diffs noisy, break exact-match checks (duplicate options, keyed text
+    in imports) and keep `qlint format` from writing the text as a block scalar.
+
+    ## Example
+    ```yaml
+    text: "Model parallelism "
+    ```
+
+    ## Fix
+    Delete the trailing spaces. `qlint check --fix` does so; when a line ends with two or more
+    spaces before another line (a Markdown hard line break) the fix changes the rendering, so it
+    needs `--unsafe-fixes` (write a backslash at the end of the line for a visible hard break).
+    """
+    for path, text in iter_strings(q.data):
+        lines = text.split("\n")
+        bad = [i for i, ln in enumerate(lines) if ln != ln.rstrip(" \t")]
+        if not bad:
+            continue
+        fixed = "\n".join(ln.rstrip(" \t") for ln in lines)
+        hard = any(_HARD_BREAK.search(lines[i]) and i + 1 < len(lines) and lines[i + 1].strip() for i in bad)
+        where = "/".join(str(p) for p in path)
+        fix = Fix(f"strip trailing whitespace in {where}", (Edit(join_pointer(path), fixed),), safe=not hard)
+        lines_txt = ", ".join(str(i + 1) for i in bad[:5]) + ("..." if len(bad) > 5 else "")
+        yield Finding(join_pointer(path), f"trailing whitespace in {where!r} (text line{'s' if len(bad) > 1 else ''} {lines_txt})"
+                      + ("; a Markdown hard break would be lost" if hard else ""), fix=fix)

@@ -1,0 +1,161 @@
+"""`qlint format` as a user runs it: check, diff, rewrite, config, and files it must not touch."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from qlint.formatter import key_order
+
+from authoring_helpers import make_project, run
+from conftest import BANK
+
+MESSY = """\
+# header comment
+
+id: mla-c01-dev-messy   # the id
+format: 1
+# about the exam
+exam: MLA-C01
+domain: model-development
+status: draft
+type: single
+stem: A very long single-line stem that goes on and on well beyond the configured width of the line, so it must fold.
+trap: "Quoted: kept as written, even past the width of the line because the author quoted it on purpose"
+options:
+  # first option
+  - text: Model parallelism
+    id: model
+    rationale: |  # header comment
+      Correct: it splits the layers.
+    correct: true
+  - id: data
+    correct: false
+    text: 'Data parallelism'
+    rationale: >
+      Folded text
+      that continues.
+explanation: |-
+  It splits the layers.
+# trailer
+"""
+
+
+def test_sample_bank_is_already_canonical(capsys, in_repo):
+    code, out, err = run(capsys, "format", "--check", "bank")
+    assert code == 0, out + err
+    assert "0 files would be reformatted, 21 unchanged" in err
+
+
+def test_rewrites_to_schema_order_keeping_comments(capsys, tmp_path, monkeypatch):
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "bank" / "q.yaml"
+    f.write_text(MESSY, encoding="utf-8")
+    code, _out, err = run(capsys, "format", str(f))
+    assert code == 0, err
+    text = f.read_text(encoding="utf-8")
+    keys = [ln.split(":")[0] for ln in text.splitlines() if ln[:1].isalpha()]
+    assert keys == sorted(keys, key=list(key_order("question", ())).index)
+    for comment in ("# header comment", "# the id", "# about the exam", "# first option", "# header comment", "# trailer"):
+        assert comment in text
+    assert "exam: MLA-C01" in text.split("# about the exam\n", 1)[1].splitlines()[0]  # a comment stays above its key
+    assert "  - id: model\n    text: Model parallelism\n    correct: true\n    rationale: |  # header comment" in text
+    assert "\n\n  - id: data" in text  # a blank line between options
+    assert 'trap: "Quoted: kept as written' in text
+    assert "stem: >-\n  A very long" in text
+    assert "    rationale: |\n      Folded text that continues.\n" in text
+    code, _out, err = run(capsys, "format", "--check", str(f))
+    assert code == 0 and "0 files would be reformatted" in err  # idempotent
+
+
+def test_check_and_diff_write_nothing(capsys, tmp_path, monkeypatch):
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "bank" / "q.yaml"
+    f.write_text(MESSY, encoding="utf-8")
+    code, out, _err = run(capsys, "format", "--check", str(f))
+    assert code == 1 and "would be reformatted: bank/q.yaml" in out
+    code, out, _err = run(capsys, "format", "--diff", str(f))
+    assert code == 1 and out.startswith("--- a/bank/q.yaml\n+++ b/bank/q.yaml\n@@")
+    assert "-id: mla-c01-dev-messy   # the id\n" in out and "+id: mla-c01-dev-messy  # the id\n" in out
+    assert f.read_text(encoding="utf-8") == MESSY
+
+
+def test_syntax_error_is_reported_and_bytes_unchanged(capsys, tmp_path, monkeypatch):
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    broken = b"format: 1\nid: q-broken\nstem: \"never closed\noptions: [\n"
+    f = tmp_path / "bank" / "broken.yaml"
+    f.write_bytes(broken)
+    good = tmp_path / "bank" / "good.yaml"
+    good.write_text(MESSY, encoding="utf-8")
+    code, _out, err = run(capsys, "format", "bank")
+    assert code == 2
+    assert "bank/broken.yaml:5:1: Y001" in err
+    assert f.read_bytes() == broken
+    assert good.read_text(encoding="utf-8") != MESSY  # the readable file is still formatted
+
+
+def test_a_write_that_fails_halfway_leaves_the_original(capsys, tmp_path, monkeypatch):
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "bank" / "q.yaml"
+    f.write_text(MESSY, encoding="utf-8")
+
+    def fail(*_args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    code, _out, err = run(capsys, "format", str(f))
+    assert code == 2 and "No space left on device" in err
+    assert f.read_text(encoding="utf-8") == MESSY
+    assert not [p.name for p in f.parent.iterdir() if p.name.startswith(".")]  # no temporary file left behind
+
+
+def test_permissions_and_symlinks_are_kept(capsys, tmp_path, monkeypatch):
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    real = tmp_path / "bank" / "real.yaml"
+    real.write_text(MESSY, encoding="utf-8")
+    os.chmod(real, 0o640)
+    link = tmp_path / "bank" / "link.yaml"
+    link.symlink_to(real)
+    code, _out, err = run(capsys, "format", str(link))
+    assert code == 0, err
+    assert link.is_symlink() and real.read_text(encoding="utf-8") != MESSY
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+
+
+def test_indent_and_width_come_from_config(capsys, tmp_path, monkeypatch):
+    make_project(tmp_path, "[format]\nindent = 4\nwidth = 60\n")
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "bank" / "q.yaml"
+    f.write_text(MESSY, encoding="utf-8")
+    assert run(capsys, "format", str(f))[0] == 0
+    text = f.read_text(encoding="utf-8")
+    assert "\n    - id: model\n      text: Model parallelism\n" in text
+    after = text.split("stem: >-\n", 1)[1].splitlines()
+    folded = after[: next(i for i, ln in enumerate(after) if not ln.startswith(" "))]
+    assert len(folded) > 1 and all(len(ln) <= 60 for ln in folded)
+
+
+@pytest.mark.parametrize("bad, message", [("indent = 1", "format.indent"), ("width = 'wide'", "format.width"),
+                                          ("tabs = true", "format.tabs")])
+def test_bad_format_config_exits_2(capsys, tmp_path, monkeypatch, bad, message):
+    make_project(tmp_path, f"[format]\n{bad}\n")
+    monkeypatch.chdir(tmp_path)
+    code, _out, err = run(capsys, "format")
+    assert code == 2 and message in err
+
+
+def test_exam_files_use_the_exam_schema_order(capsys, tmp_path, monkeypatch):
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    exam = tmp_path / "bank" / "exams" / "mla-c01.yaml"
+    text = exam.read_text(encoding="utf-8")
+    exam.write_text(text.replace("format: 1\ncode: MLA-C01\n", "code: MLA-C01\nformat: 1\n"), encoding="utf-8")
+    assert run(capsys, "format", str(exam))[0] == 0
+    assert exam.read_text(encoding="utf-8") == (BANK / "exams" / "mla-c01.yaml").read_text(encoding="utf-8")

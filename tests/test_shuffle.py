@@ -1,0 +1,91 @@
+"""`qlint shuffle`: reproducible, balanced, keyed options stay keyed, pins and letter references respected."""
+
+from __future__ import annotations
+
+
+import yaml
+
+from qlint.bank.figures import key_balance
+from qlint.model import Question
+
+from authoring_helpers import make_project, question_yaml, run
+
+
+def bank_of(tmp_path, monkeypatch, count=12, key=1, **kw):
+    bank = make_project(tmp_path)
+    folder = bank / "mla-c01" / "model-development"
+    folder.mkdir(parents=True)
+    for i in range(count):
+        (folder / f"q{i:02d}.yaml").write_text(question_yaml(f"mla-c01-dev-q{i:02d}", key=key, **kw), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def loaded(folder):
+    return {p.name: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.yaml"))}
+
+
+def test_hand_placed_keys_become_balanced_and_stay_keyed(capsys, tmp_path, monkeypatch):
+    folder = bank_of(tmp_path, monkeypatch)  # every key at B: the writer's bias rules.md describes
+    before = loaded(folder)
+    code, _out, err = run(capsys, "shuffle", "--seed", "42")
+    assert code == 0, err
+    after = loaded(folder)
+    questions = [Question(n, d) for n, d in after.items()]
+    (balance,) = key_balance(questions)
+    assert balance.counts == (3, 3, 3, 3)
+    assert "key positions before: 4 options: A:0 B:12 C:0 D:0" in err
+    assert "key positions after:  4 options: A:3 B:3 C:3 D:3 (chi-square p=1.00)" in err
+    for name in before:
+        keyed = lambda d: {o["id"] for o in d["options"] if o["correct"]}  # noqa: E731
+        assert keyed(after[name]) == keyed(before[name])
+        assert sorted(o["id"] for o in after[name]["options"]) == sorted(o["id"] for o in before[name]["options"])
+        text = (folder / name).read_text(encoding="utf-8")
+        for o in after[name]["options"]:  # each option's comment travelled with it
+            assert f"  # about {o['id']}\n  - id: {o['id']}\n" in text
+
+
+def test_same_seed_same_bytes_and_a_second_run_changes_nothing(capsys, tmp_path, monkeypatch):
+    a = bank_of(tmp_path / "a", monkeypatch)
+    assert run(capsys, "shuffle", "--seed", "7")[0] == 0
+    b = bank_of(tmp_path / "b", monkeypatch)
+    assert run(capsys, "shuffle", "--seed", "7")[0] == 0
+    assert [p.read_bytes() for p in sorted(a.glob("*.yaml"))] == [p.read_bytes() for p in sorted(b.glob("*.yaml"))]
+    code, out, err = run(capsys, "shuffle", "--seed", "7", "--check")
+    assert code == 0 and "0 files would be shuffled" in err
+    c = bank_of(tmp_path / "c", monkeypatch)
+    assert run(capsys, "shuffle", "--seed", "8")[0] == 0
+    assert [p.read_bytes() for p in sorted(a.glob("*.yaml"))] != [p.read_bytes() for p in sorted(c.glob("*.yaml"))]
+
+
+def test_pinned_options_and_no_shuffle_questions_stay(capsys, tmp_path, monkeypatch):
+    folder = bank_of(tmp_path, monkeypatch, count=6, pinned_last=True)
+    frozen = folder / "frozen.yaml"
+    frozen.write_text(question_yaml("mla-c01-dev-frozen", key=1, extra="shuffle: false"), encoding="utf-8")
+    frozen_bytes = frozen.read_bytes()
+    for seed in ("1", "2", "3"):
+        assert run(capsys, "shuffle", "--seed", seed)[0] == 0
+        for name, d in loaded(folder).items():
+            if name != "frozen.yaml":
+                assert d["options"][-1]["id"] == "gradient-checkpointing" and d["options"][-1]["pinned"] is True
+        assert frozen.read_bytes() == frozen_bytes
+
+
+def test_letter_references_are_reported_and_the_question_kept(capsys, tmp_path, monkeypatch):
+    folder = bank_of(tmp_path, monkeypatch, count=2, rationale_extra=" Unlike option A, it copies weights.")
+    before = {p: p.read_bytes() for p in folder.glob("*.yaml")}
+    code, _out, err = run(capsys, "shuffle", "--seed", "5")
+    assert code == 1
+    assert "bank/mla-c01/model-development/q00.yaml:24:" in err and "'option A'" in err
+    line, col = err.split("q00.yaml:", 1)[1].split(":")[:2]
+    source = (folder / "q00.yaml").read_text(encoding="utf-8").splitlines()[int(line) - 1]
+    assert source[int(col) - 1:].startswith("option A")
+    assert {p: p.read_bytes() for p in folder.glob("*.yaml")} == before
+
+
+def test_diff_mode_writes_nothing(capsys, tmp_path, monkeypatch):
+    folder = bank_of(tmp_path, monkeypatch, count=4)
+    before = {p: p.read_bytes() for p in folder.glob("*.yaml")}
+    code, out, _err = run(capsys, "shuffle", "--seed", "3", "--diff")
+    assert code == 1 and out.startswith("--- a/bank/")
+    assert {p: p.read_bytes() for p in folder.glob("*.yaml")} == before
