@@ -1,7 +1,8 @@
 """Small parsers the item rules share: the lead-in, emphasis, numeric options, letter references.
 
 Everything here works on the raw Markdown of one field, so that emphasis (`**NOT**`) and
-capitals survive; word-level work goes through `qlint.text`.
+capitals survive; word-level work goes through `qlint.text`. Parsers several rules call on the
+same string are `per_text` (computed once per string, see `qlint.analysis`) and return tuples.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from qlint.analysis import per_text, view
 from qlint.rules.lexicons import UNITS
-from qlint.text import plain, stem, tokens
+from qlint.text import STOPWORDS, plain, stem, tokens
 
 # "(Choose TWO.)", "Select three." at the end of a stem: a format note, not part of the lead-in.
 CHOOSE_NOTE = re.compile(r"\(?\s*(?:choose|select|pick)\s+(?:\w+)\s*(?:answers?|options?)?\.?\s*\)?\.?\s*$", re.I)
@@ -20,15 +22,20 @@ _RULE_LINE = re.compile(r"^\s*_{3,}\s*$", re.M)  # a Markdown thematic break, no
 _EMPHASIS = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\n]+\*(?!\*)|(?<![\w_])_[^_\n]+_(?![\w_])|<(b|strong|em|i|u)>.*?</\1>", re.I)
 
 
+@per_text
 def stem_body(stem: str) -> str:
     """The stem without its trailing "(Choose N.)" note."""
+    if not view(stem).may_contain("choose", "select", "pick"):
+        return stem.rstrip()  # no note to remove: skip the pattern, tried at every position
     return CHOOSE_NOTE.sub("", stem.rstrip()).rstrip()
 
 
-def raw_sentences(text: str) -> list[str]:
-    return [p.strip() for p in _SENTENCE_END.split(text.strip()) if p.strip()]
+@per_text
+def raw_sentences(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in _SENTENCE_END.split(text.strip()) if p.strip())
 
 
+@per_text
 def lead_in(stem: str) -> str:
     """The question sentence: the last sentence ending in ? or :, else the last sentence."""
     parts = raw_sentences(stem_body(stem))
@@ -38,10 +45,13 @@ def lead_in(stem: str) -> str:
     return parts[-1] if parts else ""
 
 
-def blanks(text: str) -> list[re.Match[str]]:
+@per_text
+def blanks(text: str) -> tuple[re.Match[str], ...]:
     """Fill-in blanks (`___`, `[blank]`), ignoring Markdown horizontal rules."""
+    if "___" not in text and not view(text).may_contain("blank"):
+        return ()
     cleaned = _RULE_LINE.sub(lambda m: " " * len(m.group(0)), text)
-    return list(BLANK.finditer(cleaned))
+    return tuple(BLANK.finditer(cleaned))
 
 
 def emphasised(text: str, start: int, end: int) -> bool:
@@ -64,8 +74,10 @@ class Word:
 _RAW_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 
-def words(text: str) -> list[Word]:
-    return [Word(m.group(0).lower().replace("’", "'").strip("-'"), m.start(), m.end()) for m in _RAW_WORD.finditer(text)]
+@per_text
+def words(text: str) -> tuple[Word, ...]:
+    return tuple([Word(m.group(0).lower().replace("’", "'").strip("-'"), m.start(), m.end())
+                  for m in _RAW_WORD.finditer(text)])
 
 
 def contains_phrase(toks: list[str], phrase: str) -> bool:
@@ -75,24 +87,27 @@ def contains_phrase(toks: list[str], phrase: str) -> bool:
     return any(toks[i : i + n] == p for i in range(len(toks) - n + 1)) if n else False
 
 
+def _padded(phrase: str) -> str:
+    return " " + view(phrase).normal + " "
+
+
 def term_hits(text: str, terms: tuple[str, ...] | list[str], idioms: tuple[str, ...] | list[str] = ()) -> list[str]:
     """Terms of a lexicon found as whole words in `text`, after removing idioms that contain them."""
-    low = " " + " ".join(tokens(text)) + " "
+    low = _padded(text)
     for idiom in idioms:
-        low = low.replace(" " + " ".join(tokens(idiom)) + " ", " # ")
-    return [t for t in terms if " " + " ".join(tokens(t)) + " " in low]
+        low = low.replace(_padded(idiom), " # ")
+    return [t for t in terms if _padded(t) in low]
 
 
-def word_set(text: str) -> set[str]:
+@per_text
+def word_set(text: str) -> frozenset[str]:
     """Stemmed content words with hyphenated compounds split ("cost-effective" -> cost, effective)."""
-    from qlint.text import STOPWORDS
-
     out = set()
-    for t in tokens(text):
+    for t in view(text).tokens:
         for part in t.split("-"):
             if len(part) >= 3 and part not in STOPWORDS:
                 out.add(stem(part))
-    return out
+    return frozenset(out)
 
 
 # --- numeric options -------------------------------------------------------------------------
@@ -139,6 +154,7 @@ def _value(num: str) -> float:
     return float(num.replace(",", ""))
 
 
+@per_text
 def parse_numeric(text: str) -> Numeric | None:
     """The interval an option like "15 minutes", "$0.05", "10-20 ms" or "at least 4 GB" denotes."""
     t = plain(text).strip().rstrip(".").strip()
@@ -191,14 +207,26 @@ def _sentence_at(text: str, pos: int) -> str:
     return text[begin : nxt[0] if nxt else len(text)].strip()
 
 
-def letter_refs(text: str) -> list[LetterRef]:
+# Every pattern above ends its match with a letter A-J that no word character follows: texts
+# without one (most rationales) need none of the four scans.
+_LETTER_HINT = re.compile(r"[A-J](?!\w)")
+_KEYWORDS = ("option", "answer", "choice", "letter", "response")  # pattern 1 needs one of them
+
+
+@per_text
+def letter_refs(text: str) -> tuple[LetterRef, ...]:
     """References to options by letter ("option B", "(C)", "A and D are correct"), first to last."""
-    body = plain(text)
+    body = view(text).plain
+    if not _LETTER_HINT.search(body):
+        return ()
+    needed = (view(body).may_contain(*_KEYWORDS), "(" in body, True, True)  # patterns 1 and 2 need these
     found: dict[int, LetterRef] = {}
-    for pattern in _LETTER_PATTERNS:
+    for pattern, possible in zip(_LETTER_PATTERNS, needed):
+        if not possible:
+            continue
         for m in pattern.finditer(body):
             if any(r.start <= m.start(1) < r.end for r in found.values()):
                 continue
             letters = tuple(re.findall(r"[A-J]", m.group(1)))
             found[m.start(1)] = LetterRef(letters, m.start(1), m.end(1), _sentence_at(body, m.start(1)))
-    return [found[k] for k in sorted(found)]
+    return tuple(found[k] for k in sorted(found))

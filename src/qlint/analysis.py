@@ -1,0 +1,138 @@
+"""Derived views of question text, computed once and shared by every rule.
+
+Thirty-odd item rules ask the same questions of the same strings: the stem's lead-in, an
+option's tokens and content words, the explanation's sentences, letter references in every
+rationale. Computed per rule, that work was most of a lint's time. Here each distinct string
+gets one `TextView` whose parts are computed on first use, and each question one memo for
+what depends on several of its fields (`per_question`). Every view is a pure function of its
+input, so sharing changes no result; views hand out immutable values (tuples, frozensets) so
+one rule cannot change what the next one sees.
+
+Text views live in a bounded table (strings of the questions being checked now; a question's
+texts stay while its rules run), question views on the `Question` itself.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, wraps
+from typing import Any, Callable, TypeVar
+
+from qlint.model import Question, iter_strings
+from qlint.text import STOPWORDS, negated_spans, plain, sentences, stem, tokenise
+
+T = TypeVar("T")
+
+_LIMIT = 8192  # distinct strings kept: a few hundred questions' worth
+
+
+class TextView:
+    """One string and what the rules derive from it."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self._memo: dict[Any, Any] = {}
+
+    @cached_property
+    def plain(self) -> str:
+        return plain(self.raw)
+
+    @cached_property
+    def tokens(self) -> tuple[str, ...]:
+        """Lower-case word tokens of the plain text (`qlint.text.tokens`)."""
+        return tokenise(self.raw)
+
+    @cached_property
+    def normal(self) -> str:
+        """Tokens joined by single spaces: case, markup and punctuation folded away."""
+        return " ".join(self.tokens)
+
+    @cached_property
+    def stems(self) -> tuple[str, ...]:
+        return tuple(map(stem, self.tokens))
+
+    @cached_property
+    def negated(self) -> list[bool]:
+        """NegEx scope of each token (window 5); read-only by convention."""
+        return negated_spans(self.tokens)
+
+    @cached_property
+    def sentences(self) -> tuple[str, ...]:
+        return tuple(sentences(self.raw))
+
+    @cached_property
+    def lower(self) -> str:
+        return self.raw.lower()
+
+    def content(self, min_len: int = 3) -> frozenset[str]:
+        """Stemmed content words of at least `min_len` characters (`qlint.text.content_words`)."""
+        key = ("content", min_len)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = frozenset(
+                stem(t) for t in self.tokens if len(t) >= min_len and t not in STOPWORDS)
+        return found
+
+    def may_contain(self, *words: str) -> bool:
+        """False only if no case-insensitive regex could find any of `words` (lower-case ASCII):
+        a cheap test before an expensive pattern. Non-ASCII text always passes, since Unicode
+        case folding can turn other characters into ASCII letters."""
+        if not self.raw.isascii():
+            return True
+        low = self.lower
+        return any(w in low for w in words)
+
+    def derive(self, fn: Callable[..., T], *args: Any) -> T:
+        """fn(raw, *args), computed once per string and arguments."""
+        key = (fn, args)
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = fn(self.raw, *args)
+            return value
+
+
+_views: dict[str, TextView] = {}
+
+
+def view(text: str | None) -> TextView:
+    """The shared view of `text` (None reads as the empty string)."""
+    text = text or ""
+    found = _views.get(text)
+    if found is None:
+        if len(_views) >= _LIMIT:
+            _views.clear()  # cheaper than LRU bookkeeping; the next lookups rebuild what is in use
+        found = _views[text] = TextView(text)
+    return found
+
+
+def per_text(fn: Callable[..., T]) -> Callable[..., T]:
+    """Decorator: a pure function of a string (and hashable arguments), computed once per string."""
+
+    @wraps(fn)
+    def shared(text: str, *args: Any) -> T:
+        return view(text).derive(fn, *args)
+
+    shared.uncached = fn  # type: ignore[attr-defined]
+    return shared
+
+
+def per_question(fn: Callable[..., T]) -> Callable[..., T]:
+    """Decorator: a pure function of a question (and hashable arguments), computed once per question."""
+
+    @wraps(fn)
+    def shared(q: Any, *args: Any) -> T:
+        memo = q.derived
+        key = (fn, args)
+        try:
+            return memo[key]
+        except KeyError:
+            value = memo[key] = fn(q, *args)
+            return value
+
+    return shared
+
+
+@per_question
+def strings(q: Question) -> tuple[tuple[tuple[Any, ...], str], ...]:
+    """Every string value of the question with its path (keys and indexes), depth first."""
+    return tuple((tuple(path), text) for path, text in iter_strings(q.data))
