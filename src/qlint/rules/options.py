@@ -251,7 +251,7 @@ def mixed_units(q: Question, ctx) -> Iterator[Finding]:
     if not found:
         return
     units = [n.unit for _o, n in found]
-    common = max(set(units), key=units.count)
+    common = max(dict.fromkeys(units), key=units.count)  # ties: the first in option order, not set order
     odd = [(o, n) for o, n in found if n.unit != common]
     if odd:
         o = odd[0][0]
