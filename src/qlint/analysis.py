@@ -14,15 +14,31 @@ texts stay while its rules run), question views on the `Question` itself.
 
 from __future__ import annotations
 
-from functools import cached_property, wraps
+from functools import wraps
 from typing import Any, Callable, TypeVar
 
-from qlint.model import Question, iter_strings
+from qlint.model import Question
 from qlint.text import STOPWORDS, negated_spans, plain, sentences, stem, tokenise
 
 T = TypeVar("T")
 
 _LIMIT = 8192  # distinct strings kept: a few hundred questions' worth
+
+
+class lazy:
+    """`functools.cached_property` without its lock (3.11 takes one per first access, and views
+    are per process): computed on first access, then read from the instance's __dict__."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 class TextView:
@@ -32,44 +48,43 @@ class TextView:
         self.raw = raw
         self._memo: dict[Any, Any] = {}
 
-    @cached_property
+    @lazy
     def plain(self) -> str:
         return plain(self.raw)
 
-    @cached_property
+    @lazy
     def tokens(self) -> tuple[str, ...]:
         """Lower-case word tokens of the plain text (`qlint.text.tokens`)."""
         return tokenise(self.raw)
 
-    @cached_property
+    @lazy
     def normal(self) -> str:
         """Tokens joined by single spaces: case, markup and punctuation folded away."""
         return " ".join(self.tokens)
 
-    @cached_property
+    @lazy
     def stems(self) -> tuple[str, ...]:
         return tuple(map(stem, self.tokens))
 
-    @cached_property
+    @lazy
     def negated(self) -> list[bool]:
         """NegEx scope of each token (window 5); read-only by convention."""
         return negated_spans(self.tokens)
 
-    @cached_property
+    @lazy
     def sentences(self) -> tuple[str, ...]:
         return tuple(sentences(self.raw))
 
-    @cached_property
+    @lazy
     def lower(self) -> str:
         return self.raw.lower()
 
     def content(self, min_len: int = 3) -> frozenset[str]:
         """Stemmed content words of at least `min_len` characters (`qlint.text.content_words`)."""
-        key = ("content", min_len)
-        found = self._memo.get(key)
+        found = self._memo.get(min_len)
         if found is None:
-            found = self._memo[key] = frozenset(
-                stem(t) for t in self.tokens if len(t) >= min_len and t not in STOPWORDS)
+            found = self._memo[min_len] = frozenset(
+                [s for t, s in zip(self.tokens, self.stems) if len(t) >= min_len and t not in STOPWORDS])
         return found
 
     def may_contain(self, *words: str) -> bool:
@@ -83,7 +98,7 @@ class TextView:
 
     def derive(self, fn: Callable[..., T], *args: Any) -> T:
         """fn(raw, *args), computed once per string and arguments."""
-        key = (fn, args)
+        key = (fn, args) if args else fn
         try:
             return self._memo[key]
         except KeyError:
@@ -110,7 +125,13 @@ def per_text(fn: Callable[..., T]) -> Callable[..., T]:
 
     @wraps(fn)
     def shared(text: str, *args: Any) -> T:
-        return view(text).derive(fn, *args)
+        memo = (_views.get(text) or view(text))._memo  # `view` inlined: these run ~100 times a question
+        key = (fn, args) if args else fn
+        try:
+            return memo[key]
+        except KeyError:
+            value = memo[key] = fn(text or "", *args)
+            return value
 
     shared.uncached = fn  # type: ignore[attr-defined]
     return shared
@@ -122,7 +143,7 @@ def per_question(fn: Callable[..., T]) -> Callable[..., T]:
     @wraps(fn)
     def shared(q: Any, *args: Any) -> T:
         memo = q.derived
-        key = (fn, args)
+        key = (fn, args) if args else fn
         try:
             return memo[key]
         except KeyError:
@@ -134,5 +155,21 @@ def per_question(fn: Callable[..., T]) -> Callable[..., T]:
 
 @per_question
 def strings(q: Question) -> tuple[tuple[tuple[Any, ...], str], ...]:
-    """Every string value of the question with its path (keys and indexes), depth first."""
-    return tuple((tuple(path), text) for path, text in iter_strings(q.data))
+    """Every string value of the question with its path (keys and indexes), depth first, as
+    `qlint.model.iter_strings` walks them; one recursion per container instead of a generator
+    per value."""
+    out: list[tuple[tuple[Any, ...], str]] = []
+    _walk(q.data, (), out)
+    return tuple(out)
+
+
+def _walk(value: Any, path: tuple[Any, ...], out: list[tuple[tuple[Any, ...], str]]) -> None:
+    if isinstance(value, str):
+        out.append((path, value))
+        return
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        if isinstance(v, str):
+            out.append((path + (k,), v))
+        elif isinstance(v, (dict, list)):
+            _walk(v, path + (k,), out)

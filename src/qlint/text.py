@@ -6,6 +6,8 @@ import re
 from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+# _WORD on lower-case ASCII with the trailing quotes and hyphens (that strip("-'") removes) left out
+_ASCII_WORD = re.compile(r"[a-z0-9](?:[a-z0-9'\-]*[a-z0-9])?")
 _MARKUP = re.compile(r"`{1,3}|\*{1,2}|_{2}|\[|\]\([^)]*\)|<[^>]+>")
 _MARKUP_CHAR = re.compile(r"[`*_\[\]<]")  # every match of _MARKUP starts with one of these
 
@@ -38,7 +40,7 @@ def tokenise(text: str) -> tuple[str, ...]:
     """Lower-case word tokens, apostrophes normalised (rules read them via `qlint.analysis`)."""
     body = plain(text)
     if body.isascii():  # lower-casing ASCII first cannot move a token boundary
-        return tuple([t.strip("-'") for t in _WORD.findall(body.lower())])
+        return tuple(_ASCII_WORD.findall(body.lower()))
     return tuple([t.lower().replace("’", "'").strip("-'") for t in _WORD.findall(body)])
 
 

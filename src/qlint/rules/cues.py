@@ -322,8 +322,11 @@ def _polarity(text: str) -> tuple[tuple[str, ...], int]:
 
 def opposite(a: str, b: str) -> bool:
     """True if two option texts differ only by a negation or by one antonym pair."""
-    ta, na = _polarity(a)
-    tb, nb = _polarity(b)
+    return _opposite(_polarity(a), _polarity(b))
+
+
+def _opposite(pa: tuple[tuple[str, ...], int], pb: tuple[tuple[str, ...], int]) -> bool:
+    (ta, na), (tb, nb) = pa, pb
     if ta == tb:
         return na != nb
     if len(ta) != len(tb) or na != nb:
@@ -358,7 +361,8 @@ def opposite_pair(q: Question, ctx) -> Iterator[Finding]:
     parallel set (increase/decrease for two different parameters).
     """
     opts = q.options
-    pairs = [(a, b) for i, a in enumerate(opts) for b in opts[i + 1:] if opposite(a.text, b.text)]
+    pol = [_polarity(o.text) for o in opts]
+    pairs = [(a, opts[j]) for i, a in enumerate(opts) for j in range(i + 1, len(opts)) if _opposite(pol[i], pol[j])]
     if len(pairs) == 1:
         a, b = pairs[0]
         if a.correct != b.correct:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from qlint.analysis import per_text, view
 from qlint.rules.lexicons import UNITS
@@ -91,12 +92,17 @@ def _padded(phrase: str) -> str:
     return " " + view(phrase).normal + " "
 
 
+@lru_cache(maxsize=64)  # lexicons are a few constant tuples (defaults or configuration)
+def _padded_lexicon(phrases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_padded(p) for p in phrases)
+
+
 def term_hits(text: str, terms: tuple[str, ...] | list[str], idioms: tuple[str, ...] | list[str] = ()) -> list[str]:
     """Terms of a lexicon found as whole words in `text`, after removing idioms that contain them."""
     low = _padded(text)
-    for idiom in idioms:
-        low = low.replace(_padded(idiom), " # ")
-    return [t for t in terms if _padded(t) in low]
+    for idiom in _padded_lexicon(tuple(idioms)):
+        low = low.replace(idiom, " # ")
+    return [t for t, padded in zip(terms, _padded_lexicon(tuple(terms))) if padded in low]
 
 
 @per_text
@@ -208,9 +214,22 @@ def _sentence_at(text: str, pos: int) -> str:
 
 
 # Every pattern above ends its match with a letter A-J that no word character follows: texts
-# without one (most rationales) need none of the four scans.
+# without one (most rationales) need none of the four scans. Each pattern also has a cheap
+# necessary condition (a simpler regex with a literal start, a superset of its matches), so a
+# text with "DynamoDB" in it does not pay for four scans that try every position.
 _LETTER_HINT = re.compile(r"[A-J](?!\w)")
-_KEYWORDS = ("option", "answer", "choice", "letter", "response")  # pattern 1 needs one of them
+_KEYWORD_LETTER = re.compile(r"(?:option|answer|choice|letter|response)s?\s+\(?[a-j]")  # pattern 1, lower-cased
+_PAREN_LETTER = re.compile(r"\([A-J]\)")  # pattern 2
+_LETTER_LIST_HINT = re.compile(r"[A-J](?:\s*,\s*[A-J])*\s*,?\s*(?:and|or|&)\s+[A-J]")  # pattern 3, no lookarounds
+_SENTENCE_LETTER = re.compile(r"[.!?]\s[A-J]")  # pattern 4 after the first character
+
+
+def _possible_patterns(body: str) -> tuple[bool, bool, bool, bool]:
+    ascii_text = body.isascii()  # lower-casing non-ASCII text can create ASCII letters: no shortcut
+    return (not ascii_text or bool(_KEYWORD_LETTER.search(view(body).lower)),
+            bool(_PAREN_LETTER.search(body)),
+            bool(_LETTER_LIST_HINT.search(body)),
+            body[:1] in ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J") or bool(_SENTENCE_LETTER.search(body)))
 
 
 @per_text
@@ -219,7 +238,7 @@ def letter_refs(text: str) -> tuple[LetterRef, ...]:
     body = view(text).plain
     if not _LETTER_HINT.search(body):
         return ()
-    needed = (view(body).may_contain(*_KEYWORDS), "(" in body, True, True)  # patterns 1 and 2 need these
+    needed = _possible_patterns(body)
     found: dict[int, LetterRef] = {}
     for pattern, possible in zip(_LETTER_PATTERNS, needed):
         if not possible:
