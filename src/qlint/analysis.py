@@ -96,6 +96,11 @@ class TextView:
         low = self.lower
         return any(w in low for w in words)
 
+    def may_find(self, pattern: Any) -> bool:
+        """False only if `pattern` (lower-case, no flags: a superset of a case-insensitive
+        pattern's matches) finds nothing in the lower-cased text; non-ASCII text always passes."""
+        return not self.raw.isascii() or pattern.search(self.lower) is not None
+
     def derive(self, fn: Callable[..., T], *args: Any) -> T:
         """fn(raw, *args), computed once per string and arguments."""
         key = (fn, args) if args else fn
@@ -151,6 +156,23 @@ def per_question(fn: Callable[..., T]) -> Callable[..., T]:
             return value
 
     return shared
+
+
+@per_question
+def all_text(q: Question) -> str:
+    """Every string value of the question joined by newlines: one scan tells whether any holds
+    a character, or a line ending, that a rule looks for."""
+    out: list[str] = []
+    _texts(q.data, out)
+    return "\n".join(out)
+
+
+def _texts(value: Any, out: list[str]) -> None:
+    for v in value.values() if isinstance(value, dict) else value:
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, (dict, list)):
+            _texts(v, out)
 
 
 @per_question

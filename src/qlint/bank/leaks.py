@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qlint.bank import acyclic_build
 from qlint.bank.similarity import ngrams
 from qlint.model import Question
 from qlint.text import tokens
@@ -113,6 +114,7 @@ def explanation_leaks(questions: list[Question], stems: list[list[str]], ngram: 
 
 def find_leaks(questions: list[Question], stems: list[list[str]], min_words: int = 4, ngram: int = 8,
                max_stems: int = 3) -> list[Leak]:
-    keys = key_leaks(questions, stems, min_words, max_stems)
-    rest = explanation_leaks(questions, stems, ngram, max_stems, {(x.source, x.stem_of) for x in keys})
+    with acyclic_build():
+        keys = key_leaks(questions, stems, min_words, max_stems)
+        rest = explanation_leaks(questions, stems, ngram, max_stems, {(x.source, x.stem_of) for x in keys})
     return sorted(keys + rest, key=lambda x: (x.stem_of, x.source, x.kind))

@@ -17,6 +17,7 @@ from collections import Counter
 from itertools import chain
 from typing import Iterable, Sequence
 
+from qlint.bank import acyclic_build
 from qlint.model import Question
 from qlint.text import tokens
 
@@ -192,10 +193,11 @@ class _LeastFound(dict):
 def near_duplicates(questions: list[Question], threshold: float, probes: Iterable[int],
                     stems: list[list[str]] | None = None) -> dict[int, list[tuple[int, float]]]:
     """For each probe (an index into `questions`), its near-duplicates at Jaccard >= threshold."""
-    stems = stems if stems is not None else [tokens(q.stem) for q in questions]
-    index = SimilarityIndex(bank_shingles(questions, stems), threshold)
-    probes = list(probes)
-    if len(probes) > len(questions) // 4:  # most of the bank: one pass over all pairs is cheaper
-        every = index.all_similar()
-        return {i: every[i] for i in probes if i in every}
-    return {i: found for i in probes if (found := index.similar(i))}
+    with acyclic_build():
+        stems = stems if stems is not None else [tokens(q.stem) for q in questions]
+        index = SimilarityIndex(bank_shingles(questions, stems), threshold)
+        probes = list(probes)
+        if len(probes) > len(questions) // 4:  # most of the bank: one pass over all pairs is cheaper
+            every = index.all_similar()
+            return {i: every[i] for i in probes if i in every}
+        return {i: found for i in probes if (found := index.similar(i))}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.analysis import strings
+from qlint.analysis import all_text, strings
 from qlint.loading.positions import join_pointer
 from qlint.model import Question
 from qlint.rules import Finding, rule
@@ -33,6 +33,8 @@ def forbidden_character(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Delete the character (often it should be a space or a line break).
     """
+    if not _FORBIDDEN.search(all_text(q)):
+        return  # the joining newlines are allowed characters
     for path, text in strings(q):
         m = _FORBIDDEN.search(text)
         if m:

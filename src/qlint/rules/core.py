@@ -89,9 +89,12 @@ def option_rationale(q: Question, ctx) -> Iterator[Finding]:
             seen[key] = o.index
 
 
+_CHOOSE_N_HINT = re.compile(r"(?:choose|select|pick|mark|identify|check)\s+(?:two|three|four|five|six|[2-6])")
+
+
 @per_text
 def stated_choose(stem: str) -> tuple[int, ...]:
-    if not view(stem).may_contain("choose", "select", "pick", "mark", "identify", "check"):
+    if not view(stem).may_find(_CHOOSE_N_HINT):  # CHOOSE_N without \b and case: tried on lower-case text
         return ()
     return tuple(NUMBER_WORDS[m.group(1).lower()] for m in CHOOSE_N.finditer(stem))
 
@@ -211,6 +214,7 @@ CLAIM = re.compile(
     r"\b(?:is|are) (?:the |a )?(?:correct|right|best)(?: (?:answer|choice|option|approach|solution))?\b"
     r"(?! (?:when|if|where|whenever|once|unless)\b)|\bcorrect (?:answer|choice)\b|^correct\b|\bmeets the requirement\b"
 )
+_MARKUP_LEFT = re.compile(r"[`*_\[\]<]")  # characters `plain` may act on (qlint.text)
 _CLAIM_WORDS = ("correct", "right", "best", "meets the requirement")  # every CLAIM match has one
 RIGHT_WHEN = re.compile(
     r"\b(would|could|might) (be|suit|fit|work|help|make sense)|\bsuits?\b|\bsuited\b|\bbetter (choice|fit|option|suited)"
@@ -297,7 +301,10 @@ def key_agreement(q: Question, ctx) -> Iterator[Finding]:
     elif best_d is not None and over[best_d.index] >= best_k + margin:
         expl_finding = (f"the explanation is about {best_d.text.strip()!r} ({over[best_d.index]} shared words) "
                         f"rather than the key ({best_k})")
-    else:
+    elif named_d or _MARKUP_LEFT.search(etext.plain):
+        # Without markup left after `plain`, each sentence's tokens are a run of the explanation's,
+        # so a distractor the whole explanation does not mention is mentioned in no sentence:
+        # with none mentioned, no sentence can affirm one.
         for sent in etext.sentences:
             stext = view(sent)
             affirmed = [d for d in distractors if _mentions(stext, d)]

@@ -188,7 +188,10 @@ def is_plural(text: str) -> bool | None:
 @per_text
 def _stem_tail(stem_text: str) -> str:
     """The stem's last word before a closing blank, colon or ellipsis."""
-    body = BLANK.sub(" ", stem_body(stem_text)).rstrip(" .:…\n\t*_")
+    body = stem_body(stem_text)
+    if "___" in body or view(body).may_contain("blank"):  # else BLANK cannot match
+        body = BLANK.sub(" ", body)
+    body = body.rstrip(" .:…\n\t*_")
     found = re.findall(r"[A-Za-z]+", body[-40:])
     return found[-1].lower() if found else ""
 
@@ -243,7 +246,10 @@ _COMPONENT_SPLIT = re.compile(r"\s*(?:,|\+|\band\b|&)\s*")
 
 @per_text
 def components(text: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(f for f in (near_form(p) for p in _COMPONENT_SPLIT.split(plain(text))) if f)
+    body = plain(text)
+    # without a separator the split returns the text whole: skip the pattern, tried at every position
+    parts = _COMPONENT_SPLIT.split(body) if any(c in body for c in (",", "+", "&", "and")) else [body]
+    return tuple(f for f in (near_form(p) for p in parts) if f)
 
 
 @rule("C005", "convergence", "warning",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.analysis import strings
+from qlint.analysis import all_text, strings
 from qlint.diagnostic import Edit, Fix
 from qlint.loading.positions import join_pointer
 from qlint.model import Question
@@ -37,6 +37,9 @@ def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
     spaces before another line (a Markdown hard line break) the fix changes the rendering, so it
     needs `--unsafe-fixes` (write a backslash at the end of the line for a visible hard break).
     """
+    joined = all_text(q)  # a string ending in a space or tab shows as " \n" here too
+    if " \n" not in joined and "\t\n" not in joined and not joined.endswith((" ", "\t")):
+        return
     for path, text in strings(q):
         if " \n" not in text and "\t\n" not in text and not text.endswith((" ", "\t")):
             continue  # no line ends in a space or tab: the common case, decided without splitting

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 from typing import Iterator
@@ -28,16 +29,28 @@ _COMBO_TRIM = re.compile(r"^\s*(?:(?:only|both|options?|answers?|choices?|statem
 _COMBO_SPLIT = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*(?:and\s+|or\s+)?")
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 _NUMBERED_STEM = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+_ONLY = re.compile(r"\bonly\b", re.I)
 _EVERY_N = re.compile(r"\bevery\s+(?=\d)", re.I)  # "every 90 days" is a frequency, not an absolute
 _DIGIT = re.compile(r"\d")
+
+
+# The first word of a combination is a lead word ("only", "both", "options"), a letter, a number or
+# a Roman numeral (a first word run into a trailing "only" leaves no combination), so an option
+# whose first token is anything else is no combination, decided before the trimming pattern runs.
+_COMBO_FIRST = frozenset("abcdefghij") | {r.lower() for r in _ROMAN} | frozenset(
+    "only both option options answer answers choice choices statement statements are all correct true right is and or"
+    .split())
 
 
 @per_text
 def combo_parts(text: str) -> tuple[str, ...] | None:
     """["A", "C"] for an option like "A and C" / "1, 2 and 3 only" / "I and III" / "2 only"; None otherwise."""
+    first = view(text).tokens[:1]
+    if first and first[0] not in _COMBO_FIRST and not first[0].isdigit():
+        return None
     core = _COMBO_TRIM.sub("", plain(text).strip())
     parts = [p for p in _COMBO_SPLIT.split(core) if p]
-    if len(parts) < 2 and not (parts and re.search(r"\bonly\b", text, re.I)):
+    if len(parts) < 2 and not (parts and _ONLY.search(text)):
         return None
     if all(len(p) == 1 and p in LETTERS for p in parts) or all(p.isdigit() for p in parts) or all(p in _ROMAN for p in parts):
         return tuple(parts)
@@ -70,13 +83,19 @@ def is_aota(o: OptionView, options: list[OptionView]) -> bool:
 
 def is_special(o: OptionView, options: list[OptionView]) -> bool:
     """NOTA, AOTA or a combination: options that do not name content of their own."""
-    return is_nota(o) or is_aota(o, options) or combo_parts(o.text) is not None
+    return _special_text(o.text)
+
+
+@per_text
+def _special_text(text: str) -> bool:
+    # is_aota's letter test needs a combination, which counts as special anyway: no need for the others
+    return _nota_text(text) or _aota_text(text) or combo_parts(text) is not None
 
 
 @per_question
 def special_flags(q: Question) -> tuple[bool, ...]:
     """`is_special` for each option, computed once for the rules that set such options aside."""
-    return tuple(is_special(o, q.options) for o in q.options)
+    return tuple(_special_text(o.text) for o in q.options)
 
 
 def regular_options(q: Question) -> list[OptionView]:
@@ -470,6 +489,17 @@ def _is_sentence(text: str) -> bool:
     return t.endswith((".", "!", "?")) and len(view(t).tokens) >= 4
 
 
+def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
+    """`statistics.pstdev(counts) / mean > limit`. pstdev is exact and slow (fractions); a float
+    estimate from the exact integer sums is within a few ulps of it, so it decides unless it
+    lies within 1e-9 of the limit, where the exact value is computed."""
+    n, total = len(counts), sum(counts)
+    estimate = math.sqrt(n * sum(c * c for c in counts) - total * total) / n / mean
+    if abs(estimate - limit) > 1e-9 * max(1.0, abs(limit)):
+        return estimate > limit
+    return statistics.pstdev(counts) / mean > limit
+
+
 @rule("O011", "non-parallel-options", "warning",
       options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.")},
       source=f"{_H} 23 (keep options homogeneous in content and grammatical structure)")
@@ -510,7 +540,7 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
         return
     counts = [len(view(o.text).tokens) for o in opts]
     mean = statistics.fmean(counts)
-    if mean and statistics.pstdev(counts) / mean > float(ctx.option("max-cv")):
+    if mean and _cv_above(counts, mean, float(ctx.option("max-cv"))):
         far = max(opts, key=lambda o: abs(len(view(o.text).tokens) - mean))
         cv = statistics.pstdev(counts) / mean
         yield Finding(f"{far.pointer}/text", f"option lengths vary too much (word-count CV {cv:.2f} > {ctx.option('max-cv')}); "

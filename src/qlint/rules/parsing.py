@@ -17,18 +17,25 @@ from qlint.text import STOPWORDS, plain, stem, tokens
 
 # "(Choose TWO.)", "Select three." at the end of a stem: a format note, not part of the lead-in.
 CHOOSE_NOTE = re.compile(r"\(?\s*(?:choose|select|pick)\s+(?:\w+)\s*(?:answers?|options?)?\.?\s*\)?\.?\s*$", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.?!:])\s+(?=\S)|\n\s*\n")
+# A whitespace run after ., ?, ! or : and before more text, or a blank line. Written to start with
+# the whitespace (the lookbehind then checks the punctuation before it) rather than with the
+# lookbehind, so the search skips to whitespace instead of trying every position; same matches.
+_SENTENCE_END = re.compile(r"\s(?<=[.?!:]\s)\s*(?=\S)|\n\s*\n")
 BLANK = re.compile(r"_{3,}|\[\s*blank\s*\]|\(\s*blank\s*\)", re.I)
 _RULE_LINE = re.compile(r"^\s*_{3,}\s*$", re.M)  # a Markdown thematic break, not a blank
 _EMPHASIS = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\n]+\*(?!\*)|(?<![\w_])_[^_\n]+_(?![\w_])|<(b|strong|em|i|u)>.*?</\1>", re.I)
 
 
+_NOTE_END = re.compile(r"[\w.)]")  # a note ends in a word, "." or ")"; most stems end in "?"
+
+
 @per_text
 def stem_body(stem: str) -> str:
     """The stem without its trailing "(Choose N.)" note."""
-    if not view(stem).may_contain("choose", "select", "pick"):
-        return stem.rstrip()  # no note to remove: skip the pattern, tried at every position
-    return CHOOSE_NOTE.sub("", stem.rstrip()).rstrip()
+    body = stem.rstrip()
+    if not _NOTE_END.match(body[-1:]) or not view(stem).may_contain("choose", "select", "pick"):
+        return body  # no note to remove: skip the pattern, tried at every position
+    return CHOOSE_NOTE.sub("", body).rstrip()
 
 
 @per_text
@@ -118,6 +125,7 @@ def word_set(text: str) -> frozenset[str]:
 
 # --- numeric options -------------------------------------------------------------------------
 
+_DIGIT = re.compile(r"\d")
 _NUM = r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d+(?:\.\d+)?"
 _UNIT = r"%|[A-Za-z$][A-Za-z/]*(?:\s+(?:per|a|an|of)?\s*[A-Za-z/]+){0,2}"
 _APPROX = r"(?:about|approximately|around|roughly|~)?\s*"
@@ -163,6 +171,8 @@ def _value(num: str) -> float:
 @per_text
 def parse_numeric(text: str) -> Numeric | None:
     """The interval an option like "15 minutes", "$0.05", "10-20 ms" or "at least 4 GB" denotes."""
+    if not _DIGIT.search(text):
+        return None  # every form holds a number
     t = plain(text).strip().rstrip(".").strip()
     m = _SINGLE.match(t)
     if m:
