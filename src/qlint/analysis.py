@@ -55,7 +55,8 @@ class TextView:
     @lazy
     def tokens(self) -> tuple[str, ...]:
         """Lower-case word tokens of the plain text (`qlint.text.tokens`)."""
-        return tokenise(self.raw)
+        twin = self._stripped_twin()
+        return twin.tokens if twin is not None else tokenise(self.raw)
 
     @lazy
     def normal(self) -> str:
@@ -64,7 +65,15 @@ class TextView:
 
     @lazy
     def stems(self) -> tuple[str, ...]:
-        return tuple(map(stem, self.tokens))
+        twin = self._stripped_twin()
+        return twin.stems if twin is not None else tuple(map(stem, self.tokens))
+
+    def _stripped_twin(self) -> TextView | None:
+        """The view of this text without its trailing whitespace, if one exists: the two have the
+        same tokens (no token or markup pattern ends in whitespace), and YAML block scalars end
+        in a newline that parsers such as `stem_body` strip, so both views are common."""
+        raw = self.raw
+        return _views.get(raw.rstrip()) if raw[-1:].isspace() else None
 
     @lazy
     def negated(self) -> list[bool]:

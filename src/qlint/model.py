@@ -22,7 +22,7 @@ class OptionView:
     def id(self) -> str:
         return self.raw.get("id", "")
 
-    @property
+    @cached_property  # rules read it dozens of times per question
     def text(self) -> str:
         return self.raw.get("text", "")
 

@@ -10,6 +10,7 @@ from qlint.loading.positions import join_pointer
 from qlint.model import Question
 from qlint.rules import Finding, rule
 
+_ALLOWED_CONTROLS = str.maketrans("\t\n\r", "   ")
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -33,8 +34,11 @@ def forbidden_character(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Delete the character (often it should be a space or a line break).
     """
-    if not _FORBIDDEN.search(all_text(q)):
-        return  # the joining newlines are allowed characters
+    joined = all_text(q)
+    # every forbidden character is unprintable; tab, newline and CR (allowed) too, so they are
+    # blanked out first, and the joining newlines are allowed characters
+    if joined.translate(_ALLOWED_CONTROLS).isprintable() or not _FORBIDDEN.search(joined):
+        return
     for path, text in strings(q):
         m = _FORBIDDEN.search(text)
         if m:

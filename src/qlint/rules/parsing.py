@@ -104,8 +104,18 @@ def _padded_lexicon(phrases: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_padded(p) for p in phrases)
 
 
+@lru_cache(maxsize=64)
+def _lexicon_words(phrases: tuple[str, ...]) -> frozenset[str] | None:
+    """Every word of the lexicon; None if some phrase has no word (it matches a text without any)."""
+    words = [view(p).tokens for p in phrases]
+    return None if not all(words) else frozenset(t for w in words for t in w)
+
+
 def term_hits(text: str, terms: tuple[str, ...] | list[str], idioms: tuple[str, ...] | list[str] = ()) -> list[str]:
     """Terms of a lexicon found as whole words in `text`, after removing idioms that contain them."""
+    words = _lexicon_words(tuple(terms))
+    if words is not None and words.isdisjoint(view(text).tokens):
+        return []  # a term is found only where its words are (removing idioms adds none)
     low = _padded(text)
     for idiom in _padded_lexicon(tuple(idioms)):
         low = low.replace(idiom, " # ")
@@ -228,6 +238,9 @@ def _sentence_at(text: str, pos: int) -> str:
 # necessary condition (a simpler regex with a literal start, a superset of its matches), so a
 # text with "DynamoDB" in it does not pay for four scans that try every position.
 _LETTER_HINT = re.compile(r"[A-J](?!\w)")
+# The same before markup is removed: `plain` turns markup (which may start with "_") into spaces,
+# so such a letter is followed in the raw text by a character that is no letter or digit.
+_RAW_LETTER_HINT = re.compile(r"[A-J](?![^\W_])")
 _KEYWORD_LETTER = re.compile(r"(?:option|answer|choice|letter|response)s?\s+\(?[a-j]")  # pattern 1, lower-cased
 _PAREN_LETTER = re.compile(r"\([A-J]\)")  # pattern 2
 _LETTER_LIST_HINT = re.compile(r"[A-J](?:\s*,\s*[A-J])*\s*,?\s*(?:and|or|&)\s+[A-J]")  # pattern 3, no lookarounds
@@ -245,6 +258,8 @@ def _possible_patterns(body: str) -> tuple[bool, bool, bool, bool]:
 @per_text
 def letter_refs(text: str) -> tuple[LetterRef, ...]:
     """References to options by letter ("option B", "(C)", "A and D are correct"), first to last."""
+    if not _RAW_LETTER_HINT.search(text):
+        return ()
     body = view(text).plain
     if not _LETTER_HINT.search(body):
         return ()
