@@ -10,6 +10,7 @@ from typing import Mapping
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
+from qlint.runner import RunOptions
 from qlint.engine import LintResult, lint, make_settings
 from qlint.files import atomic_write
 from qlint.fixing import add_fix_flags, run_fixes
@@ -55,8 +56,20 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--show-source", action="store_true", help="print the offending YAML lines under each finding")
     p.add_argument("--statistics", action="store_true", help="print counts per rule")
     p.add_argument("--no-color", action="store_true", help="never colour the output")
+    p.add_argument("--no-cache", action="store_true", help="ignore and do not write the results cache")
+    p.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="results cache folder (default: $QLINT_CACHE_DIR, else .qlint_cache beside the configuration)")
+    p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                   help="worker processes for files the cache cannot answer (default: one per core; 1: serial)")
     add_fix_flags(p)
     return run
+
+
+def run_options(args: argparse.Namespace, config) -> RunOptions:
+    if args.no_cache:
+        return RunOptions(None, args.jobs)
+    folder = args.cache_dir or os.environ.get("QLINT_CACHE_DIR") or str(config.root / ".qlint_cache")
+    return RunOptions(Path(folder), args.jobs)
 
 
 def choose_formats(given: str, output_file: str | None, environ: Mapping[str, str]) -> tuple[str, str | None]:
@@ -91,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         code = run_fixes(args, paths, settings, sys.stdout, sys.stderr)
         if code is not None:
             return code
-    result = lint(paths, settings)
+    result = lint(paths, settings, run_options(args, config))
     code = exit_code(result, Severity.parse(args.fail_on))
     shared = run_context(result, settings, code, os.environ)
     if any(needs_figures(f) for f in (terminal_fmt, file_fmt) if f):

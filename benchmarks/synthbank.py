@@ -1,6 +1,6 @@
 """Deterministic synthetic question banks for benchmarks and scale tests.
 
-`python benchmarks/bankgen.py OUT N [--seed S]` writes N questions across two exams and their
+`python benchmarks/synthbank.py OUT N [--seed S]` writes N questions across two exams and their
 domains, with text lengths like the sample bank's (~2.2 KB a file), a few planted flaws
 (missing rationale, two keys) and planted near-duplicates (`*-dup` ids). Same seed, same bytes.
 """
