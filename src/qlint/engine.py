@@ -19,7 +19,7 @@ from qlint.loading.reader import decode, read_bytes
 from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.project.config import Config
-from qlint.project.discovery import discover, display_path, is_within
+from qlint.project.discovery import discover, display_path, is_within, real_path
 from qlint.project.exams import Exam
 from qlint.rules import RULES, Finding, Rule
 from qlint.runner import FileChecker, RunOptions
@@ -186,7 +186,7 @@ def load_exams(settings: Settings) -> list[Diagnostic]:
     diagnostics: list[Diagnostic] = []
     for f in files:
         result = check_file(f, settings)
-        settings.exam_results[os.path.realpath(f)] = result
+        settings.exam_results[real_path(f)] = result
         diagnostics += result.diagnostics
         if result.data is not None and not result.diagnostics:
             exam = Exam.from_data(result.data, f)
@@ -208,12 +208,12 @@ def make_settings(config: Config, select=(), ignore=(), extend_select=()) -> Set
 
 def _context_files(settings: Settings, results: dict[str, FileResult]) -> list[str]:
     """Bank question files that are not among `results` (the files asked for)."""
-    seen = {os.path.realpath(p) for p, r in results.items() if r.kind == "question"}
+    seen = {real_path(p) for p, r in results.items() if r.kind == "question"}
     folder = settings.config.bank_dir
     if not folder.is_dir():
         return []
     return [f for f in discover([str(folder)])[0]
-            if os.path.realpath(f) not in seen and _kind(f, settings.config) == "question"]
+            if real_path(f) not in seen and _kind(f, settings.config) == "question"]
 
 
 def _load_question_in_worker(path: str) -> FileResult:
@@ -229,9 +229,9 @@ def bank_context(settings: Settings, results: dict[str, FileResult], checker: Fi
     everything = {p: r for p, r in results.items() if r.kind == "question"}
     context = _context_files(settings, results) if context is None else context
     checker = checker or FileChecker(settings, RunOptions(jobs=1))
-    everything.update(checker.check(context, load_question, _load_question_in_worker, kind="context"))
+    everything.update(checker.check(context, load_question, _load_question_in_worker, kind="context", also=("result",)))
     questions = [Question(p, r.data) for p, r in sorted(everything.items()) if r.valid and r.data is not None]
-    return Bank(questions, settings.exams, {os.path.realpath(p) for p in results})
+    return Bank(questions, settings.exams, {real_path(p) for p in results})
 
 
 def run_bank_rules(settings: Settings, results: dict[str, FileResult],
@@ -247,13 +247,13 @@ def run_bank_rules(settings: Settings, results: dict[str, FileResult],
     if cached is not None:
         return [replace(d) for d in cached], None
     bank = bank_context(settings, results, checker, context)
-    by_real = {os.path.realpath(p): p for p in results}
+    by_real = {real_path(p): p for p in results}
     found: dict[str, list[tuple[Rule, Finding]]] = {}
     for rule in rules:
         ctx = RuleContext(rule, settings.config, settings.exams, bank)
         try:
             for f in rule.check(bank, ctx):  # type: ignore[misc]
-                target = by_real.get(os.path.realpath(f.path or ""))
+                target = by_real.get(real_path(f.path or ""))
                 if target is not None:  # report on the files asked for; the rest is context
                     found.setdefault(target, []).append((rule, f))
         except Exception as exc:
@@ -285,7 +285,7 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     for m in missing:
         diagnostics.append(_diag(unreadable, Severity.ERROR, display_path(m), "no such file or directory", 1, 1))
     checker = FileChecker(settings, options or RunOptions(jobs=1))
-    exams = {f: settings.exam_results.get(os.path.realpath(f)) if _kind(f, settings.config) == "exam" else None
+    exams = {f: settings.exam_results.get(real_path(f)) if _kind(f, settings.config) == "exam" else None
              for f in files}
     checked = checker.check([f for f in files if exams[f] is None], check_file, _check_in_worker)
     for f in files:

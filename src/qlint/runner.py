@@ -112,14 +112,21 @@ class FileChecker:
         return d
 
     def check(self, paths: list[str], func: Callable[[str, Any], Any], worker: Callable[[str], Any],
-              kind: str = "result") -> dict[str, Any]:
-        """Results for `paths`: from the cache when the bytes are unchanged, computed otherwise."""
+              kind: str = "result", also: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Results for `paths`: from the cache when the bytes are unchanged, computed otherwise.
+        `also` names other kinds whose entries answer too (a full result serves as context)."""
         out: dict[str, Any] = {}
         todo: list[str] = []
         for p in paths:
             d = self._digest(p, keep=True) if self.cache else None
             raw = self._raw.pop(p, None)
-            hit = self.cache.get(f"{kind}:{display_path(p)}", d) if (self.cache and d) else None
+            hit = None
+            if self.cache and d:
+                shown = display_path(p)
+                for k in (kind, *also):
+                    hit = self.cache.get(f"{k}:{shown}", d)
+                    if hit is not None:
+                        break
             if hit is not None:
                 out[p] = replace(hit, path=p, text=decode(raw)) if raw is not None else hit
                 self.hits.append(p)
