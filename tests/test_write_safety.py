@@ -103,3 +103,30 @@ def test_safe_output_follows_links_only_inside_their_folder(tmp_path):
     assert safe_output(tmp_path / "out" / "new.zip") == (tmp_path / "out" / "new.zip").resolve()
     with pytest.raises(UnsafePathError, match="symbolic link to .*elsewhere.zip"):
         safe_output(tmp_path / "out" / "outside.zip")
+
+
+def test_docs_list_every_case():
+    """docs/safety.md's tables come from these cases (`python -m tests.hostile.writes` and
+    `python -m tests.hostile.corpus`): a case added without regenerating them fails here."""
+    from hostile.corpus import CASES as READING
+
+    from conftest import REPO
+
+    doc = (REPO / "docs" / "safety.md").read_text(encoding="utf-8")
+    missing = [f"{c.command} | {c.situation}" for c in CASES if f"| {c.command} | {c.situation} |" not in doc]
+    missing += [c.name for c in READING if f"| {c.name} |" not in doc and f"| {c.name} (" not in doc]
+    assert not missing, f"docs/safety.md lacks {missing[:5]}: regenerate its tables"
+    assert "FAILED" not in doc and "MISMATCH" not in doc
+
+
+def test_a_symlink_and_its_target_in_one_batch_are_written_once(tmp_path):
+    """Regression: the batch refuses to stage one file twice, so two paths to one file must merge."""
+    from hostile.writes import bank, messy, qlint
+
+    files = bank(tmp_path / "proj", messy)
+    alias = files[0].parent / "alias.yaml"
+    alias.symlink_to(files[0].name)
+    code, out = qlint(tmp_path / "proj", ["format", "bank"])
+    assert code == 0, out
+    assert alias.is_symlink() and alias.read_text(encoding="utf-8") == files[0].read_text(encoding="utf-8")
+    assert files[0].read_text(encoding="utf-8").startswith("# yaml-language-server") and "\nformat: 1\nid:" in files[0].read_text(encoding="utf-8")

@@ -58,9 +58,16 @@ def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: st
     elif changed:
         try:
             with Batch() as batch:
+                staged: dict[Path, str] = {}
                 for c in changed:
+                    target = target_of(c, root)
+                    if staged.get(target, c.after) != c.after:
+                        raise UnsafePathError(f"{c.path}: another path to the same file got a different result")
+                    if target in staged:  # a symlink and its target both listed: write once
+                        continue
+                    staged[target] = c.after
                     try:
-                        batch.replace(target_of(c, root), c.after.encode("utf-8"), before=c.before)
+                        batch.replace(target, c.after.encode("utf-8"), before=c.before)
                     except OSError as exc:
                         raise OSError(exc.errno, exc.strerror, c.path) from None
                 batch.commit()

@@ -56,10 +56,13 @@ def _stage(target: Path, payload: bytes) -> Path:
             fh.flush()
             os.fsync(fh.fileno())
         if owner is not None and owner != (os.getuid(), os.getgid()):
-            try:  # keep the file's owner and group when we may (root, or a group we belong to)
-                os.chown(tmp, *owner)
-            except OSError:
-                pass
+            # keep the owner and group where allowed: both as root, else a group we belong to
+            for uid, gid in (owner, (-1, owner[1])):
+                try:
+                    os.chown(tmp, uid, gid)
+                    break
+                except OSError:
+                    continue
         os.chmod(tmp, mode)  # after chown, which clears set-id bits
     except BaseException:
         _unlink(tmp)

@@ -103,7 +103,7 @@ def target_path(spec: Spec, config: Config) -> Path:
 
 def check_id(qid: str) -> None:
     """The schema's id pattern, matched in full (`$` alone would let a trailing newline through)."""
-    if not re.fullmatch(schema("question")["properties"]["id"]["pattern"].lstrip("^").rstrip("$"), qid):
+    if not re.fullmatch(schema("question")["properties"]["id"]["pattern"], qid):
         raise ScaffoldError(f"id {qid!r} must be lower-case words, digits and hyphens (3-80 characters)")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from qlint.cli import EXIT_ERROR
 from qlint.engine import Settings, load_exams, make_settings
 from qlint.project.config import ConfigError, load_config
 
@@ -40,4 +41,4 @@ def refuse_batch(problems: list[str]) -> int:
     for line in problems:
         print(line, file=sys.stderr)
     print("qlint: nothing was written; please report this with the command and the file named above", file=sys.stderr)
-    return 2
+    return EXIT_ERROR

@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"qlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except OSError as exc:  # it exists, a full disk, no permission: nothing was created
-        print(f"qlint: error: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}; nothing written", file=sys.stderr)
+        where = f"{display_path(str(exc.filename))}: " if exc.filename else ""
+        print(f"qlint: error: {where}{exc.strerror or exc}; nothing written", file=sys.stderr)
         return EXIT_ERROR
     except (EOFError, KeyboardInterrupt):
         print("\nqlint: cancelled; nothing written", file=sys.stderr)
