@@ -15,7 +15,7 @@ from qlint.diagnostic import Diagnostic, Severity
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.positions import Locator, yaml_error
-from qlint.loading.reader import decode, read_bytes
+from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.project.config import Config
@@ -92,10 +92,7 @@ def _kind(path: str, config: Config) -> str:
 def load_document(path: str, config: Config, text: str | None = None) -> tuple[str, dict[str, Any]]:
     """(text, data) of one file (or of `text`, its proposed new content), or LoadError."""
     if text is None:
-        if os.path.islink(path) and not is_within(path, config.root.resolve()):
-            # Linting a link to /etc/passwd would echo its content in messages: refuse it.
-            raise LoadError("Y010", "symbolic link leads outside the project; qlint does not follow it")
-        text = decode(read_bytes(path, config.limits))
+        text = decode(read_source(path, config.root, config.limits))
     try:
         data = load_fast(text, config.limits)
     except FastPathError as exc:

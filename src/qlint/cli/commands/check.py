@@ -12,7 +12,7 @@ from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
 from qlint.runner import RunOptions
 from qlint.engine import LintResult, lint, make_settings
-from qlint.files import atomic_write
+from qlint.files import UnsafePathError, write_output
 from qlint.fixing import add_fix_flags, run_fixes
 from qlint.project.config import ConfigError, load_config
 from qlint.reports import REPORTERS, ReportContext, needs_figures
@@ -85,9 +85,7 @@ def choose_formats(given: str, output_file: str | None, environ: Mapping[str, st
 
 
 def write_report(path: str, report: str) -> None:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(target, report.encode("utf-8", "backslashreplace"))
+    write_output(path, report.encode("utf-8", "backslashreplace"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     if file_fmt:  # after the terminal report, so a failed write still leaves the findings on screen
         try:
             write_report(args.output_file, REPORTERS.get(file_fmt)(result.diagnostics, ReportContext(**shared)))
-        except OSError as exc:
-            print(f"qlint: error: cannot write the report to {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+        except (OSError, UnsafePathError) as exc:
+            print(f"qlint: error: cannot write the report to {args.output_file}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
             return EXIT_ERROR
     return code
