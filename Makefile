@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: check test lint export bench docs clean
+.PHONY: check test lint export bench bench-bank docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-check: $(STAMP)  ## the main job: lint the sample bank
+check: $(STAMP)  ## the main job: lint the sample bank, then export it (out/)
 	$(BIN)/qlint check bank
+	$(BIN)/qlint export --format qti21 --output out/bank-qti21.zip bank
+	$(BIN)/qlint export --format html --output out/site bank
+	@echo "Open out/site/index.html for the practice site; out/bank-qti21.zip imports into QTI players."
 
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest
@@ -22,8 +25,12 @@ test: $(STAMP)  ## the whole test suite
 docs: $(STAMP)  ## regenerate docs/rules.md from the rule declarations
 	$(BIN)/qlint rule --all --format markdown > docs/rules.md
 
-bench: $(STAMP)  ## bank rules on a generated 20,000-question bank
+bench: $(STAMP)  ## speed table: qlint cold/warm/one file vs check-jsonschema, yamllint and the parse floor
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	$(BIN)/python benchmarks/run.py
+
+bench-bank: $(STAMP)  ## bank rules alone on a generated 20,000-question bank
 	$(BIN)/python benchmarks/bench_bank.py --questions 20000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .qlint_cache build dist
+	rm -rf $(VENV) .pytest_cache .qlint_cache build dist out

@@ -1,6 +1,6 @@
 """The speed benchmark: `make bench` (or `python benchmarks/run.py`). Prints a Markdown table.
 
-For banks of 1k, 10k and 100k generated questions (benchmarks/bankgen.py), in one run on the
+For banks of 1k, 10k and 100k generated questions (benchmarks/synthbank.py), in one run on the
 same files: qlint cold (no cache), qlint warm (cache, nothing changed), qlint on one changed
 file inside the bank (the pre-commit case, bank rules on), check-jsonschema with qlint's schema
 (schema only), yamllint, and the floor (read + parse every file with the fastest YAML parser
@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
-import bankgen  # noqa: E402
+import synthbank  # noqa: E402
 
 BIN = Path(sys.executable).parent
 ARG_MAX_FILES = 4000  # files per command line for tools that take file lists
@@ -96,7 +96,7 @@ for path in open(sys.argv[1]).read().split("\\n"):
 
 def run_bank(n: int, root: Path, tools: set[str]) -> list[tuple[str, Measure | None]]:
     bank = root / "bank"
-    bankgen.generate(bank, n)
+    synthbank.generate(bank, n)
     (root / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
     files = sorted(str(p.relative_to(root)) for p in bank.rglob("*.yaml") if "exams" not in p.parts)
     (root / "files.txt").write_text("\n".join(files), encoding="utf-8")

@@ -34,18 +34,33 @@ class Cache:
         self._db: sqlite3.Connection | None = None
         self._index: dict[str, tuple[str, bytes]] | None = None
         self._pending: list[tuple[Any, ...]] = []
+        self._broken = False
+
+    def _open(self) -> sqlite3.Connection:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        gitignore = self.folder / ".gitignore"
+        if not gitignore.exists():
+            gitignore.write_text("*\n", encoding="utf-8")
+        db = sqlite3.connect(self.folder / "cache.sqlite3", timeout=10)
+        try:
+            db.executescript(SCHEMA)
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
 
     def _conn(self) -> sqlite3.Connection | None:
-        if self._db is None:
+        if self._db is None and not self._broken:
             try:
-                self.folder.mkdir(parents=True, exist_ok=True)
-                gitignore = self.folder / ".gitignore"
-                if not gitignore.exists():
-                    gitignore.write_text("*\n", encoding="utf-8")
-                self._db = sqlite3.connect(self.folder / "cache.sqlite3", timeout=10)
-                self._db.executescript(SCHEMA)
+                self._db = self._open()
+            except sqlite3.DatabaseError:
+                try:  # a damaged cache file: it only ever holds derived data, so start it afresh
+                    (self.folder / "cache.sqlite3").unlink()
+                    self._db = self._open()
+                except (OSError, sqlite3.Error):
+                    self._broken = True
             except (OSError, sqlite3.Error):
-                return None  # a cache that cannot be opened is no cache, never an error
+                self._broken = True  # a cache that cannot be opened is no cache, never an error
         return self._db
 
     def _load_index(self) -> dict[str, tuple[str, bytes]]:

@@ -1,18 +1,19 @@
 """Rewriting files safely, shared by format, check --fix, shuffle and import.
 
 A change is computed in memory first; then it is shown (--diff), listed (--check) or written
-atomically. A file that changed on disk since it was read is left alone.
+atomically, all or nothing. If a file changed on disk since it was read, nothing is written.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
-from qlint.files import atomic_write
+from qlint.files import Batch, StaleFile, UnsafePathError
+from qlint.project.discovery import is_within
 
 
 @dataclass(frozen=True)
@@ -33,62 +34,61 @@ class Change:
         return "".join(ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines)
 
 
-class StaleFile(Exception):
-    """The file changed on disk after it was read."""
+def target_of(change: Change, root: Path | None) -> Path:
+    """The file a change is written to: through a symlink to the file it points at, but only when
+    that file is inside the project (`root`); a link that leads out is refused, as the loader does."""
+    if root is not None and os.path.islink(change.path) and not is_within(change.path, root.resolve()):
+        raise UnsafePathError(f"{change.path}: symbolic link leads outside the project; not written")
+    return Path(os.path.realpath(change.path))
 
 
-def write(change: Change) -> None:
-    """Replace the file's bytes atomically (through a symlink, to the file it points at)."""
-    target = os.path.realpath(change.path)
-    with open(target, "rb") as fh:
-        if fh.read() != change.before:
-            raise StaleFile(f"{change.path}: changed on disk while qlint worked on it; not written")
-    atomic_write(target, change.after.encode("utf-8"))
-
-
-def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: str = "reformatted") -> tuple[int, int]:
+def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: str = "reformatted",
+            root: Path | None = None) -> tuple[int, int]:
     """Show, list or write the changed files. `mode` is 'diff', 'check' or 'write'.
+
+    Writing is all or nothing (files.Batch): if any file cannot be written, none is.
     Returns (files changed or that would change, files that could not be written)."""
     changed = [c for c in changes if c.changed]
-    failed = 0
-    for c in changed:
-        if mode == "diff":
+    if mode == "diff":
+        for c in changed:
             out.write(c.diff())
-        elif mode == "check":
+    elif mode == "check":
+        for c in changed:
             out.write(f"would be {verb}: {c.path}\n")
-        else:
-            try:
-                write(c)
-            except (StaleFile, OSError) as exc:
-                failed += 1
-                err.write(f"{c.path}: error: {exc}\n" if not isinstance(exc, StaleFile) else f"{exc}\n")
-    return len(changed), failed
+    elif changed:
+        try:
+            with Batch() as batch:
+                staged: dict[Path, str] = {}
+                for c in changed:
+                    target = target_of(c, root)
+                    if staged.get(target, c.after) != c.after:
+                        raise UnsafePathError(f"{c.path}: another path to the same file got a different result")
+                    if target in staged:  # a symlink and its target both listed: write once
+                        continue
+                    staged[target] = c.after
+                    try:
+                        batch.replace(target, c.after.encode("utf-8"), before=c.before)
+                    except OSError as exc:
+                        raise OSError(exc.errno, exc.strerror, c.path) from None
+                batch.commit()
+        except (StaleFile, UnsafePathError, OSError) as exc:
+            err.write(f"{_describe(exc)}; nothing was written ({len(changed)} file{'s' if len(changed) != 1 else ''} left as they were)\n")
+            return len(changed), len(changed)
+    return len(changed), 0
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: error: {exc.strerror or exc}"
+    return f"error: {exc}"
 
 
 def create(path: str, data: str, overwrite: bool = False) -> None:
-    """Write a new file atomically; FileExistsError if it exists (unless `overwrite`).
-
-    The text goes to a temporary file first and is hard-linked into place, so the target
+    """Write a new file atomically; FileExistsError if it exists (unless `overwrite`): the target
     appears complete or not at all, and an existing file is never replaced by accident."""
-    target = os.path.realpath(path)
-    os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
-    if overwrite:
-        atomic_write(target, data.encode("utf-8"))
-        return
-    if os.path.lexists(path):
-        raise FileExistsError(f"{path} exists; not overwriting it")
-    folder = os.path.dirname(target) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".qlint-new.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.link(tmp, target)  # fails if the target appeared meanwhile
-    except FileExistsError:
-        raise FileExistsError(f"{path} exists; not overwriting it") from None
-    finally:
-        os.unlink(tmp)
+    with Batch() as batch:
+        if overwrite:
+            batch.replace(os.path.realpath(path), data)
+        else:
+            batch.create(path, data)
+        batch.commit()

@@ -15,13 +15,14 @@ from qlint.diagnostic import Diagnostic, Severity
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.positions import Locator, yaml_error
-from qlint.loading.reader import decode, read_bytes
+from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.project.config import Config
-from qlint.project.discovery import discover, display_path, is_within
+from qlint.project.discovery import discover, display_path, is_within, real_path
 from qlint.project.exams import Exam
 from qlint.rules import RULES, Finding, Rule
+from qlint.runner import FileChecker, RunOptions
 from qlint.selection import Selection
 from qlint.suppression import apply_suppressions
 
@@ -66,6 +67,7 @@ class LintResult:
     files: list[str]
     results: dict[str, FileResult] = field(default_factory=dict)
     bank: Bank | None = None  # set when bank rules ran
+    checker: Any = None  # the FileChecker that ran: cache hits and misses
 
     @property
     def fatal(self) -> bool:
@@ -90,10 +92,7 @@ def _kind(path: str, config: Config) -> str:
 def load_document(path: str, config: Config, text: str | None = None) -> tuple[str, dict[str, Any]]:
     """(text, data) of one file (or of `text`, its proposed new content), or LoadError."""
     if text is None:
-        if os.path.islink(path) and not is_within(path, config.root.resolve()):
-            # Linting a link to /etc/passwd would echo its content in messages: refuse it.
-            raise LoadError("Y010", "symbolic link leads outside the project; qlint does not follow it")
-        text = decode(read_bytes(path, config.limits))
+        text = decode(read_source(path, config.root, config.limits))
     try:
         data = load_fast(text, config.limits)
     except FastPathError as exc:
@@ -184,7 +183,7 @@ def load_exams(settings: Settings) -> list[Diagnostic]:
     diagnostics: list[Diagnostic] = []
     for f in files:
         result = check_file(f, settings)
-        settings.exam_results[os.path.realpath(f)] = result
+        settings.exam_results[real_path(f)] = result
         diagnostics += result.diagnostics
         if result.data is not None and not result.diagnostics:
             exam = Exam.from_data(result.data, f)
@@ -204,34 +203,54 @@ def make_settings(config: Config, select=(), ignore=(), extend_select=()) -> Set
     return Settings(config, selection)
 
 
-def bank_context(settings: Settings, results: dict[str, FileResult]) -> Bank:
+def _context_files(settings: Settings, results: dict[str, FileResult]) -> list[str]:
+    """Bank question files that are not among `results` (the files asked for)."""
+    seen = {real_path(p) for p, r in results.items() if r.kind == "question"}
+    folder = settings.config.bank_dir
+    if not folder.is_dir():
+        return []
+    return [f for f in discover([str(folder)])[0]
+            if real_path(f) not in seen and _kind(f, settings.config) == "question"]
+
+
+def _load_question_in_worker(path: str) -> FileResult:
+    from qlint import runner
+
+    return load_question(path, runner._WORKER_SETTINGS)
+
+
+def bank_context(settings: Settings, results: dict[str, FileResult], checker: FileChecker | None = None,
+                 context: list[str] | None = None) -> Bank:
     """Every question in the bank plus the given question results, whatever files were passed
     (pre-commit passes only staged ones): context files are loaded and validated, no rules run."""
     everything = {p: r for p, r in results.items() if r.kind == "question"}
-    seen = {os.path.realpath(p) for p in everything}
-    folder = settings.config.bank_dir
-    if folder.is_dir():
-        for f in discover([str(folder)])[0]:
-            if os.path.realpath(f) not in seen and _kind(f, settings.config) == "question":
-                everything[f] = load_question(f, settings)
+    context = _context_files(settings, results) if context is None else context
+    checker = checker or FileChecker(settings, RunOptions(jobs=1))
+    everything.update(checker.check(context, load_question, _load_question_in_worker, kind="context", also=("result",)))
     questions = [Question(p, r.data) for p, r in sorted(everything.items()) if r.valid and r.data is not None]
-    return Bank(questions, settings.exams, {os.path.realpath(p) for p in results})
+    return Bank(questions, settings.exams, {real_path(p) for p in results})
 
 
-def run_bank_rules(settings: Settings, results: dict[str, FileResult]) -> tuple[list[Diagnostic], Bank | None]:
+def run_bank_rules(settings: Settings, results: dict[str, FileResult],
+                   checker: FileChecker | None = None) -> tuple[list[Diagnostic], Bank | None]:
     """Bank rules over the whole bank; findings are kept only for `results` (the files asked for),
-    question or exam files alike."""
+    question or exam files alike. With a cache, an unchanged bank reuses the last result."""
     rules = settings.selection.rules("bank")
     if not rules:
         return [], None
-    bank = bank_context(settings, results)
-    by_real = {os.path.realpath(p): p for p in results}
+    context = _context_files(settings, results)
+    key = checker.bank_key(context + list(results), list(results)) if checker else None
+    cached = checker.get_bank(key) if checker else None
+    if cached is not None:
+        return [replace(d) for d in cached], None
+    bank = bank_context(settings, results, checker, context)
+    by_real = {real_path(p): p for p in results}
     found: dict[str, list[tuple[Rule, Finding]]] = {}
     for rule in rules:
         ctx = RuleContext(rule, settings.config, settings.exams, bank)
         try:
             for f in rule.check(bank, ctx):  # type: ignore[misc]
-                target = by_real.get(os.path.realpath(f.path or ""))
+                target = by_real.get(real_path(f.path or ""))
                 if target is not None:  # report on the files asked for; the rest is context
                     found.setdefault(target, []).append((rule, f))
         except Exception as exc:
@@ -241,10 +260,20 @@ def run_bank_rules(settings: Settings, results: dict[str, FileResult]) -> tuple[
     out = []
     for path, items in found.items():
         out += place(items, results[path].text, display_path(path), settings)
+    if checker:
+        checker.put_bank(key, out)
     return out, bank
 
 
-def lint(paths: list[str], settings: Settings) -> LintResult:
+def _check_in_worker(path: str) -> FileResult:
+    from qlint import runner
+
+    return check_file(path, runner._WORKER_SETTINGS)
+
+
+def lint(paths: list[str], settings: Settings, options: RunOptions | None = None) -> LintResult:
+    """Lint `paths`. `options` turns on the results cache and worker processes (the CLI does);
+    without them every file is checked here, serially."""
     files, missing = discover(paths)
     load_exams(settings)  # exam files the user asked about are reported below
     diagnostics: list[Diagnostic] = []
@@ -252,19 +281,24 @@ def lint(paths: list[str], settings: Settings) -> LintResult:
     unreadable = RULES.get("Y010")
     for m in missing:
         diagnostics.append(_diag(unreadable, Severity.ERROR, display_path(m), "no such file or directory", 1, 1))
+    checker = FileChecker(settings, options or RunOptions(jobs=1))
+    exams = {f: settings.exam_results.get(real_path(f)) if _kind(f, settings.config) == "exam" else None
+             for f in files}
+    checked = checker.check([f for f in files if exams[f] is None], check_file, _check_in_worker)
     for f in files:
-        known = settings.exam_results.get(os.path.realpath(f)) if _kind(f, settings.config) == "exam" else None
+        known = exams[f]
         if known is not None:
             shown = display_path(f)
             result = replace(known, path=f, diagnostics=[replace(d, path=shown) for d in known.diagnostics])
         else:
-            result = check_file(f, settings)
+            result = checked[f]
         results[f] = result
         diagnostics += result.diagnostics
-    bank_diags, bank = run_bank_rules(settings, results)
+    bank_diags, bank = run_bank_rules(settings, results, checker)
+    checker.close()
     diagnostics += bank_diags
     diagnostics = _suppress(diagnostics, results, settings)
-    return LintResult(sorted(diagnostics), files, results, bank)
+    return LintResult(sorted(diagnostics), files, results, bank, checker)
 
 
 def _suppress(diagnostics: list[Diagnostic], results: dict[str, FileResult], settings: Settings) -> list[Diagnostic]:

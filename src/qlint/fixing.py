@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from qlint.changes import Change, publish
+from qlint.cli.commands._authoring import internal_error, refuse_batch
 from qlint.diagnostic import Diagnostic
 from qlint.engine import Settings, check_file, load_exams
 from qlint.loading.errors import LoadError
-from qlint.loading.reader import decode, read_bytes
+from qlint.loading.reader import decode, read_source
 from qlint.project.discovery import discover, display_path
 from qlint.rules import RULES
 from qlint.yamledit import EditError, set_scalar
@@ -30,6 +31,7 @@ class FixReport:
     applied: list[Diagnostic] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)  # "path:line:col: CODE fix not applied: why"
     unsafe_left: int = 0
+    internal: list[str] = field(default_factory=list)  # qlint bugs met: nothing is written then
 
 
 def _overlaps(a: str, b: str) -> bool:
@@ -55,13 +57,17 @@ def _apply(text: str, d: Diagnostic, settings: Settings) -> str:
 
 def fix_file(path: str, settings: Settings, unsafe: bool, report: FixReport) -> None:
     try:
-        raw = read_bytes(path, settings.config.limits)
+        raw = read_source(path, settings.config.root, settings.config.limits)
         text = decode(raw)
     except LoadError:
         return  # the lint that follows reports it
     current, gave_up = text, set()
     for _ in range(MAX_ROUNDS):
         result = check_file(path, settings, current)
+        crashed = [d for d in result.diagnostics if d.code == "X001"]
+        if crashed:  # a rule failed: the file was not fully checked, so no fix is trusted
+            report.internal += [f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in crashed]
+            return
         fixable = [d for d in result.diagnostics if d.fix and RULES.get(d.code).fixable and (d.code, d.pointer) not in gave_up]
         candidates = [d for d in fixable if d.fix.safe or unsafe]  # type: ignore[union-attr]
         progressed = False
@@ -72,6 +78,9 @@ def fix_file(path: str, settings: Settings, unsafe: bool, report: FixReport) -> 
                 gave_up.add((d.code, d.pointer))
                 report.failed.append(f"{d.path}:{d.line}:{d.col}: {d.code} fix not applied: {exc}")
                 continue
+            except Exception as exc:  # a bug in an edit: stop before anything is written
+                report.internal.append(internal_error(d.path, f"applying the {d.code} fix", exc))
+                return
             report.applied.append(d)
             progressed = True
         if not progressed:
@@ -99,12 +108,16 @@ def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, ou
     if not settings.exams:
         load_exams(settings)
     report = fix_paths(paths, settings, args.unsafe_fixes)
+    if report.internal:
+        return refuse_batch(report.internal)
     mode = "diff" if args.diff else "write"
-    changed, failed = publish(report.changes, mode, out, err, verb="fixed")
+    changed, failed = publish(report.changes, mode, out, err, verb="fixed", root=settings.config.root)
     for line in report.failed:
         err.write(line + "\n")
     n = len(report.applied)
     verb = "Would fix" if mode == "diff" else "Fixed"
+    if failed:
+        n = changed = 0  # the batch failed: nothing was written
     err.write(f"{verb} {n} problem{'s' if n != 1 else ''} in {changed} file{'s' if changed != 1 else ''}."
               + (f" {report.unsafe_left} more fixable with --unsafe-fixes." if report.unsafe_left and not args.unsafe_fixes else "")
               + "\n")

@@ -25,7 +25,7 @@ from qlint.changes import Change
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.positions import yaml_error
-from qlint.loading.reader import decode, read_bytes
+from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import schema
 from qlint.project.config import Config, FormatOptions
 from qlint.project.discovery import display_path, is_within
@@ -250,5 +250,5 @@ def format_text(text: str, kind: str, config: Config) -> str:
 
 def format_file(path: str, config: Config) -> Change:
     """The file's formatted text as a pending change; LoadError or FormatError leave it untouched."""
-    raw = read_bytes(path, config.limits)
+    raw = read_source(path, config.root, config.limits)
     return Change(display_path(path), raw, format_text(decode(raw), kind_of(path, config), config))

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qlint.files import safe_join
 from qlint.formatter import format_text
 from qlint.loading.schema import schema
 from qlint.loading.schema_fixes import slug
@@ -94,7 +96,15 @@ def question_file_name(qid: str, exam: str, domain: str) -> str:
 
 
 def target_path(spec: Spec, config: Config) -> Path:
-    return config.bank_dir / spec.exam.lower() / spec.domain / file_name(spec)
+    """bank/<exam>/<domain>/<name>.yaml; UnsafePathError if that would leave the bank (a symlinked
+    folder leading out of it, or names that are not plain words)."""
+    return safe_join(config.bank_dir, f"{spec.exam.lower()}/{spec.domain}/{file_name(spec)}")
+
+
+def check_id(qid: str) -> None:
+    """The schema's id pattern, matched in full (`$` alone would let a trailing newline through)."""
+    if not re.fullmatch(schema("question")["properties"]["id"]["pattern"], qid):
+        raise ScaffoldError(f"id {qid!r} must be lower-case words, digits and hyphens (3-80 characters)")
 
 
 def schema_ref(target: Path, config: Config) -> str:

@@ -166,6 +166,19 @@ CASES: list[Case] = [
 ]
 
 
+DENY_LOCKED = """
+import builtins, sys
+_open = builtins.open
+def _deny(path, *args, **kwargs):
+    if str(path).endswith("locked.yaml"):
+        raise PermissionError(13, "Permission denied")
+    return _open(path, *args, **kwargs)
+builtins.open = _deny
+from qlint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def _measure(case_name: str) -> None:  # pragma: no cover - run by the report below
     import resource
     import subprocess
@@ -178,6 +191,11 @@ def _measure(case_name: str) -> None:  # pragma: no cover - run by the report be
         root = project(Path(tmp) / "proj")
         target = case.build(root)
         exe = [sys.executable, "-m", "qlint", "check", str(target)]
+        note = ""
+        if case.build is _unreadable and os.geteuid() == 0:
+            # root reads mode-000 files: refuse the read the way the kernel refuses everyone else
+            exe = [sys.executable, "-c", DENY_LOCKED, "check", str(target)]
+            note = " (as root: refusal simulated)"
         t0 = time.perf_counter()
         proc = subprocess.run(exe, cwd=root, capture_output=True, text=True, timeout=120)
         wall = time.perf_counter() - t0
@@ -185,7 +203,7 @@ def _measure(case_name: str) -> None:  # pragma: no cover - run by the report be
         first = (proc.stdout.splitlines() or [""])[0]
         code = first.split(": ")[1].split(" ")[0] if ": " in first and first.count(":") >= 3 else "-"
         ok = proc.returncode == case.exit and (case.code is None or f" {case.code} " in proc.stdout)
-        print(f"| {case.name} | {case.code or 'clean'} | {code} | {proc.returncode} | {wall:.2f} | {peak:.0f} | {'ok' if ok else 'MISMATCH'} |")
+        print(f"| {case.name}{note} | {case.code or 'clean'} | {code} | {proc.returncode} | {wall:.2f} | {peak:.0f} | {'ok' if ok else 'MISMATCH'} |")
 
 
 def main() -> None:  # pragma: no cover - a report, not a test

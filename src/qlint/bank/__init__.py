@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from qlint.model import Question
+from qlint.project.discovery import real_path
 from qlint.project.exams import Exam
 
 
@@ -29,7 +30,7 @@ class Bank:
 
     def is_target(self, path: str) -> bool:
         """True if findings on `path` will be reported (the file was passed to the run)."""
-        return os.path.realpath(path) in self.targets
+        return real_path(path) in self.targets
 
     def target_flags(self) -> list[bool]:
         """`is_target` for every question, in bank order (computed once)."""

@@ -16,7 +16,8 @@ from urllib.parse import quote, unquote
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from qlint.files import UnsafePathError, atomic_write, safe_join
+from qlint.exporters._output import check_entry, write_tree
+from qlint.files import UnsafePathError, is_temp_name, safe_join, write_output
 from qlint.loading.positions import Locator, join_pointer
 from qlint.model import iter_strings
 
@@ -180,13 +181,14 @@ class MediaSet:
 def write_zip(path: Path, files: dict[str, bytes]) -> None:
     """A zip with entries in sorted order and a fixed timestamp, so equal input gives equal bytes.
 
-    Built in memory and written atomically: a failed export never leaves half a zip behind.
+    Every entry name is checked first (no `..`, absolute path, backslash or drive: zip slip), the
+    zip is built in memory and written atomically: a failed export never leaves half a zip behind.
     """
+    for name in files:
+        check_entry(name)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(files):
-            if name.startswith("/") or ".." in Path(name).parts:
-                raise UnsafePathError(f"refusing zip entry {name!r}")
             info = zipfile.ZipInfo(name, date_time=FIXED_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
@@ -194,7 +196,7 @@ def write_zip(path: Path, files: dict[str, bytes]) -> None:
                 info.compress_type = zipfile.ZIP_STORED
                 info.external_attr = (0o40755 << 16) | 0x10
             zf.writestr(info, files[name])
-    atomic_write(path, buffer.getvalue())
+    write_output(path, buffer.getvalue())
 
 
 def write_package(output: Path, files: dict[str, bytes], as_zip: bool, warnings: list[str] | None = None) -> list[Path]:
@@ -204,30 +206,12 @@ def write_package(output: Path, files: dict[str, bytes], as_zip: bool, warnings:
     that this export did not write are reported in `warnings`, since the manifest ignores them.
     """
     if as_zip:
-        output.parent.mkdir(parents=True, exist_ok=True)
         write_zip(output, files)
         return [output]
     if warnings is not None and output.is_dir():
         stale = sorted(p.relative_to(output).as_posix() for p in output.rglob("*")
-                       if p.is_file() and p.relative_to(output).as_posix() not in files)
+                       if p.is_file() and not is_temp_name(p.name) and p.relative_to(output).as_posix() not in files)
         if stale:
             warnings.append(f"{output}: {len(stale)} file{'s' if len(stale) != 1 else ''} this export did not write "
                             f"(e.g. {stale[0]}); the package does not list them: remove them or export to an empty folder")
     return write_tree(output, files)
-
-
-def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
-    """The same files as a folder (for --no-zip), each path kept inside `root`."""
-    root.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name in sorted(files):
-        target = safe_join(root, name) if (root / name).exists() else root / name
-        if ".." in Path(name).parts or Path(name).is_absolute():
-            raise UnsafePathError(f"refusing path {name!r}")
-        if name.endswith("/"):
-            target.mkdir(parents=True, exist_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(files[name])
-        out.append(target)
-    return out

@@ -8,26 +8,77 @@ anything else.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from qlint.files import UnsafePathError, atomic_write, safe_join
+from qlint.files import Batch, UnsafePathError, atomic_write, is_temp_name, safe_join, write_output
 
 MARKER = ".qlint-export"
+
+
+def check_entry(name: str) -> str:
+    """A package path as zips and folders hold it: relative, '/'-separated, no '.' or '..' segment,
+    no backslash or drive letter (a Windows unzip would follow those out of its folder)."""
+    parts = name[:-1].split("/") if name.endswith("/") else name.split("/")
+    if not name or name.startswith("/") or "\\" in name or ":" in parts[0] or any(p in ("", ".", "..") for p in parts):
+        raise UnsafePathError(f"refusing package path {name!r}: it could leave the package's folder")
+    return name
 
 
 def write_file(path: Path, data: bytes) -> list[Path]:
     if path.is_dir():
         raise ValueError(f"{path} is a folder; give a file name for this format")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, data)
+    write_output(path, data)
     return [path]
+
+
+def drop_leftovers(root: Path) -> None:
+    """Remove temporary files an interrupted export left in `root` (only qlint's own names)."""
+    for folder, dirs, names in os.walk(root):
+        for n in names:
+            if is_temp_name(n) and not os.path.islink(os.path.join(folder, n)):
+                os.unlink(os.path.join(folder, n))
+
+
+def stage_tree(batch: Batch, root: Path, files: dict[str, bytes]) -> list[Path]:
+    """Stage `files` (package path -> bytes) under `root`; every path is checked before anything
+    is written, and each must stay inside `root` even through symlinks already there."""
+    for name in files:
+        check_entry(name)
+    batch.folder(root)
+    out = []
+    for name in sorted(files):
+        target = safe_join(root, name.rstrip("/"))
+        if name.endswith("/"):  # an (empty) folder entry
+            batch.folder(target)
+            continue
+        if not _holds(target, files[name]):  # an unchanged file keeps its date (rsync, make)
+            batch.replace(target, files[name])
+        out.append(root / name)
+    return out
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
+    """The files as a folder (--no-zip): staged first, so a failure leaves the folder as it was."""
+    drop_leftovers(root)
+    with Batch() as batch:
+        written = stage_tree(batch, root, files)
+        batch.commit()
+    return written
 
 
 def _previous(root: Path, fmt: str) -> list[str]:
     marker = root / MARKER
     if root.exists() and not root.is_dir():
         raise ValueError(f"{root} is a file; give a folder for this format")
-    if not root.exists() or not any(root.iterdir()):
+    if not root.exists() or not any(not is_temp_name(p.name) for p in root.iterdir()):
         return []
     if not marker.is_file():
         raise ValueError(f"{root} is not empty and was not written by qlint export; choose a new or empty folder")
@@ -37,19 +88,26 @@ def _previous(root: Path, fmt: str) -> list[str]:
     return lines[1:]
 
 
+def _marker(fmt: str, names) -> str:
+    return "".join(f"{line}\n" for line in [f"format: {fmt}", *sorted(names)])
+
+
 def write_folder(root: Path, files: dict[str, bytes], fmt: str) -> list[Path]:
     """Write `files` (POSIX relative path -> bytes) under `root`; drop files of the previous export
-    that are no longer produced; record the list in the marker."""
-    stale = set(_previous(root, fmt)) - set(files)
-    root.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in sorted(files):
-        if name.startswith("/") or ".." in name.split("/") or name == MARKER:
-            raise UnsafePathError(f"refusing output path {name!r}")
-        target = root / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(safe_join(root, name), files[name])
-        written.append(target)
+    that are no longer produced; record the list in the marker.
+
+    Every file is staged before any changes, so a failure (a full disk) leaves the folder as it
+    was. The marker lists the old and the new files while they are renamed into place, so even a
+    run killed midway leaves no file the next export would not know about."""
+    if MARKER in files:
+        raise UnsafePathError(f"refusing output path {MARKER!r}")
+    previous = _previous(root, fmt)
+    stale = set(previous) - set(files)
+    drop_leftovers(root)
+    with Batch() as batch:
+        written = stage_tree(batch, root, files)
+        atomic_write(root / MARKER, _marker(fmt, set(previous) | set(files)))
+        batch.commit()
     for name in sorted(stale):
         try:
             gone = safe_join(root, name)
@@ -60,5 +118,5 @@ def write_folder(root: Path, files: dict[str, bytes], fmt: str) -> list[Path]:
             if folder == root.resolve() or any(folder.iterdir()):
                 break
             folder.rmdir()
-    atomic_write(root / MARKER, "".join(f"{line}\n" for line in [f"format: {fmt}", *sorted(files)]))
+    atomic_write(root / MARKER, _marker(fmt, files))
     return written

@@ -6,8 +6,10 @@ import io
 from pathlib import Path
 from ruamel.yaml import YAML
 
+from qlint.files import safe_join
 from qlint.formatter import format_text
 from qlint.importers import Imported
+from qlint.loading.schema_fixes import slug
 from qlint.project.config import Config
 from qlint.scaffold import question_file_name, schema_ref
 
@@ -15,9 +17,14 @@ ORDER_HINT = "qlint import: could not map"
 
 
 def target_path(q: Imported, output: Path) -> Path:
+    """output/<exam>/<domain>/<id>.yaml. Exam, domain and id come from the source or the command
+    line, so each becomes a plain slug (no `/`, `..` or absolute path can reach the file system),
+    and the result must stay inside `output` (UnsafePathError), even through a symlinked folder."""
     d = q.data
-    exam, domain = str(d.get("exam") or "unknown-exam"), str(d.get("domain") or "unknown-domain")
-    return output / exam.lower() / domain / question_file_name(str(d.get("id") or "imported"), exam, domain)
+    exam = slug(str(d.get("exam") or ""), 32) or "unknown-exam"
+    domain = slug(str(d.get("domain") or ""), 64) or "unknown-domain"
+    name = question_file_name(slug(str(d.get("id") or ""), 80) or "imported", exam, domain)
+    return safe_join(output, f"{exam}/{domain}/{name}")
 
 
 def _one_line(text: str) -> str:

@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import MappingNode, SequenceNode
 
 
 @dataclass(frozen=True)
@@ -32,6 +29,9 @@ def join_pointer(parts: list[Any]) -> str:
 
 def yaml_error(text: str) -> tuple[str, int, int] | None:
     """ruamel.yaml's own account of a syntax error: (message, line, col), or None if it parses."""
+    from ruamel.yaml import YAML  # imported on demand: clean files never need it
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     try:
         for _ in YAML(typ="rt").compose_all(text):
             pass
@@ -52,6 +52,9 @@ class Locator:
     """Composes the file once with ruamel.yaml and answers pointer lookups."""
 
     def __init__(self, text: str) -> None:
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
         self._lines = text.splitlines()
         try:
             self._root = YAML(typ="rt").compose(text)
@@ -74,6 +77,8 @@ class Locator:
         node = self._root
         if node is None:
             return Span(1, 1, 1, 1)
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
+
         parts = split_pointer(pointer)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1

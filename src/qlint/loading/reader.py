@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 from qlint.loading.errors import LoadError
 from qlint.loading.limits import Limits
+from qlint.project.discovery import is_within
 
 
 def read_bytes(path: str, limits: Limits) -> bytes:
@@ -28,6 +30,14 @@ def read_bytes(path: str, limits: Limits) -> bytes:
     if len(data) > limits.max_file_bytes:
         raise LoadError("Y009", f"file is larger than the limit of {limits.max_file_bytes:,} bytes (max-file-bytes)")
     return data
+
+
+def read_source(path: str, root: Path, limits: Limits) -> bytes:
+    """A bank file's bytes. A symbolic link that leads outside the project (`root`) is refused:
+    linting it would echo another file's content, rewriting it would change a file elsewhere."""
+    if os.path.islink(path) and not is_within(path, root.resolve()):
+        raise LoadError("Y010", "symbolic link leads outside the project; qlint does not follow it")
+    return read_bytes(path, limits)
 
 
 def _position(data: bytes, offset: int) -> tuple[int, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from functools import cached_property
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -34,11 +35,11 @@ class Config:
     limits: Limits = Limits()
     format: "FormatOptions" = field(default_factory=lambda: FormatOptions())
 
-    @property
+    @cached_property  # asked once per file: resolve once
     def bank_dir(self) -> Path:
         return (self.root / self.bank).resolve()
 
-    @property
+    @cached_property
     def exams_dir(self) -> Path:
         return (self.root / self.exams).resolve()
 

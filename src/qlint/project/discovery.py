@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -38,6 +39,12 @@ def discover(paths: list[str]) -> tuple[list[str], list[str]]:
 
 def display_path(path: str) -> str:
     """Relative to the working directory when below it, so editors and CI can open it."""
+    path = str(path)
+    cwd = os.getcwd()
+    absolute = path if os.path.isabs(path) else os.path.join(cwd, path)
+    absolute = os.path.normpath(absolute)
+    if absolute.startswith(cwd + os.sep):  # the common case, without relpath's cost (10k files a run)
+        return absolute[len(cwd) + 1:]
     try:
         rel = os.path.relpath(path)
     except ValueError:
@@ -45,10 +52,20 @@ def display_path(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
+@lru_cache(maxsize=4096)
+def _real_dir(folder: str) -> str:
+    return os.path.realpath(folder)
+
+
+def real_path(path: str | Path) -> str:
+    """os.path.realpath, resolving each folder once per run (a bank has few folders, many files)."""
+    path = os.path.abspath(path)
+    folder, name = os.path.split(path)
+    full = os.path.join(_real_dir(folder), name)
+    return os.path.realpath(full) if os.path.islink(full) else full
+
+
 def is_within(path: str | Path, folder: Path) -> bool:
-    """True if `path` (its folder's real location) lies inside `folder` (a resolved path)."""
-    try:
-        Path(os.path.realpath(path)).relative_to(folder)
-        return True
-    except ValueError:
-        return False
+    """True if `path` (its real location) lies inside `folder` (a resolved path)."""
+    real, root = real_path(path), str(folder)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)

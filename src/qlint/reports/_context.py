@@ -34,9 +34,9 @@ def link_base(environ: Mapping[str, str]) -> str:
 def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
     """Key balance and blueprint coverage of the whole bank (not only the files checked)."""
     bank = result.bank
-    if bank is None:  # no bank rule ran: load the bank context now, as bank rules would
+    if bank is None:  # no bank rule ran (or their result came from the cache): load the context now
         questions = {p: r for p, r in result.results.items() if r.kind == "question"}
-        bank, _ = bank_context(settings, questions)
+        bank = bank_context(settings, questions, result.checker)
     return {
         "key_balance": key_balance(bank.questions),
         "coverage": blueprint_coverage(bank.questions, settings.exams),

@@ -1,10 +1,12 @@
-"""What the authoring commands (format, shuffle, new, import) share: flags and project loading."""
+"""What the authoring commands (format, shuffle, new, import) share: flags, project loading, and
+refusing a whole batch when qlint itself fails on one of its files."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from qlint.cli import EXIT_ERROR
 from qlint.engine import Settings, load_exams, make_settings
 from qlint.project.config import ConfigError, load_config
 
@@ -28,3 +30,15 @@ def project(with_exams: bool = True) -> Settings | None:
     if with_exams:
         load_exams(settings)
     return settings
+
+
+def internal_error(path: str, doing: str, exc: Exception) -> str:
+    return f"{path}:1:1: internal error while {doing}: {type(exc).__name__}: {exc}"
+
+
+def refuse_batch(problems: list[str]) -> int:
+    """A qlint bug met while preparing a batch: report it and write nothing (exit 2)."""
+    for line in problems:
+        print(line, file=sys.stderr)
+    print("qlint: nothing was written; please report this with the command and the file named above", file=sys.stderr)
+    return EXIT_ERROR

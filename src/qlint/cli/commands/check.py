@@ -10,8 +10,9 @@ from typing import Mapping
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
+from qlint.runner import RunOptions
 from qlint.engine import LintResult, lint, make_settings
-from qlint.files import atomic_write
+from qlint.files import UnsafePathError, write_output
 from qlint.fixing import add_fix_flags, run_fixes
 from qlint.project.config import ConfigError, load_config
 from qlint.reports import REPORTERS, ReportContext, needs_figures
@@ -55,8 +56,20 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--show-source", action="store_true", help="print the offending YAML lines under each finding")
     p.add_argument("--statistics", action="store_true", help="print counts per rule")
     p.add_argument("--no-color", action="store_true", help="never colour the output")
+    p.add_argument("--no-cache", action="store_true", help="ignore and do not write the results cache")
+    p.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="results cache folder (default: $QLINT_CACHE_DIR, else .qlint_cache beside the configuration)")
+    p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                   help="worker processes for files the cache cannot answer (default: one per core; 1: serial)")
     add_fix_flags(p)
     return run
+
+
+def run_options(args: argparse.Namespace, config) -> RunOptions:
+    if args.no_cache:
+        return RunOptions(None, args.jobs)
+    folder = args.cache_dir or os.environ.get("QLINT_CACHE_DIR") or str(config.root / ".qlint_cache")
+    return RunOptions(Path(folder), args.jobs)
 
 
 def choose_formats(given: str, output_file: str | None, environ: Mapping[str, str]) -> tuple[str, str | None]:
@@ -72,9 +85,7 @@ def choose_formats(given: str, output_file: str | None, environ: Mapping[str, st
 
 
 def write_report(path: str, report: str) -> None:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(target, report.encode("utf-8", "backslashreplace"))
+    write_output(path, report.encode("utf-8", "backslashreplace"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         code = run_fixes(args, paths, settings, sys.stdout, sys.stderr)
         if code is not None:
             return code
-    result = lint(paths, settings)
+    result = lint(paths, settings, run_options(args, config))
     code = exit_code(result, Severity.parse(args.fail_on))
     shared = run_context(result, settings, code, os.environ)
     if any(needs_figures(f) for f in (terminal_fmt, file_fmt) if f):
@@ -109,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     if file_fmt:  # after the terminal report, so a failed write still leaves the findings on screen
         try:
             write_report(args.output_file, REPORTERS.get(file_fmt)(result.diagnostics, ReportContext(**shared)))
-        except OSError as exc:
-            print(f"qlint: error: cannot write the report to {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+        except (OSError, UnsafePathError) as exc:
+            print(f"qlint: error: cannot write the report to {args.output_file}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
             return EXIT_ERROR
     return code

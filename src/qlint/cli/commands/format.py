@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from qlint.changes import Change, publish
-from qlint.cli.commands._authoring import add_mode_flags, mode_of, project
+from qlint.cli.commands._authoring import add_mode_flags, internal_error, mode_of, project, refuse_batch
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.formatter import FormatError, format_file
 from qlint.loading.errors import LoadError
@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     files, missing = discover(args.paths or [str(config.bank_dir)])
     errors = [f"{display_path(m)}:1:1: Y010 no such file or directory" for m in missing]
     changes: list[Change] = []
+    internal: list[str] = []
     for f in files:
         try:
             changes.append(format_file(f, config))
@@ -38,13 +39,18 @@ def run(args: argparse.Namespace) -> int:
             errors.append(f"{display_path(f)}:{exc.line}:{exc.col}: {exc.code} {exc.message} (not formatted)")
         except FormatError as exc:
             errors.append(f"{display_path(f)}:{exc.line}:{exc.col}: cannot format: {exc.message}")
+        except Exception as exc:  # a formatter bug: results cannot be trusted, so write nothing at all
+            internal.append(internal_error(display_path(f), "formatting", exc))
+    if internal:
+        return refuse_batch(internal)
     mode = mode_of(args)
-    changed, failed = publish(changes, mode, sys.stdout, sys.stderr)
+    changed, failed = publish(changes, mode, sys.stdout, sys.stderr, root=config.root)
     for e in errors:
         print(e, file=sys.stderr)
+    n = 0 if failed else changed  # a failed write writes nothing
     unchanged = len(changes) - changed
     verb = "would be reformatted" if mode != "write" else "reformatted"
-    print(f"{changed} file{'s' if changed != 1 else ''} {verb}, {unchanged} unchanged"
+    print(f"{n} file{'s' if n != 1 else ''} {verb}, {unchanged} unchanged"
           + (f", {len(errors) + failed} not formatted" if errors or failed else "") + ".", file=sys.stderr)
     if errors or failed:
         return EXIT_ERROR

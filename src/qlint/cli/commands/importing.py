@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from qlint.changes import create
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
-from qlint.cli.commands._authoring import project
+from qlint.cli.commands._authoring import internal_error, project, refuse_batch
+from qlint.files import Batch, UnsafePathError
 from qlint.formatter import FormatError
 from qlint.importers import IMPORTERS, ImportJob, SourceError
 from qlint.importers._write import target_path, to_yaml
@@ -50,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
     if not source.exists():
         print(f"{args.source}: error: no such file or folder", file=sys.stderr)
         return EXIT_ERROR
-    unmapped = failed = written = 0
+    unmapped = failed = 0
+    planned: list[tuple[Path, str]] = []  # (target, YAML): written together once all are ready
+    internal: list[str] = []
     for src in _sources(source, imp.suffixes):
         shown = display_path(str(src))
         try:
@@ -64,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{shown}: error: {exc}", file=sys.stderr)
             failed += 1
             continue
+        except Exception as exc:  # an importer bug: write nothing from this run
+            internal.append(internal_error(shown, f"importing it as {args.fmt}", exc))
+            continue
         for u in result.unmapped:
             print(f"{shown}:{u.line}: could not map: {u.message}", file=sys.stderr)
         unmapped += len(result.unmapped)
@@ -71,21 +77,49 @@ def run(args: argparse.Namespace) -> int:
             for u in q.unmapped:
                 print(f"{shown}:{u.line}: could not map: {u.message}", file=sys.stderr)
             unmapped += len(q.unmapped)
-            target = target_path(q, output)
             try:
-                create(str(target), to_yaml(q, shown, args.fmt, target, config), overwrite=args.force)
-            except FileExistsError:
-                print(f"{shown}:{q.line}: error: {display_path(str(target))} exists (use --force to overwrite)", file=sys.stderr)
+                target = target_path(q, output)
+                if any(t == target for t, _y in planned):
+                    raise FileExistsError(f"{display_path(str(target))} is also the file of an earlier question in this import")
+                if not args.force and os.path.lexists(target):
+                    raise FileExistsError(f"{display_path(str(target))} exists (use --force to overwrite)")
+                planned.append((target, to_yaml(q, shown, args.fmt, target, config)))
+            except (FileExistsError, UnsafePathError) as exc:
+                print(f"{shown}:{q.line}: error: {exc}", file=sys.stderr)
                 failed += 1
-                continue
-            except (LoadError, FormatError, OSError) as exc:
+            except (LoadError, FormatError) as exc:
                 print(f"{shown}:{q.line}: error: cannot write {display_path(str(target))}: {exc}", file=sys.stderr)
                 failed += 1
-                continue
-            written += 1
-            print(f"{display_path(str(target))}")
-    print(f"Imported {written} question{'s' if written != 1 else ''}; {unmapped} item(s) could not be mapped"
+            except Exception as exc:
+                internal.append(internal_error(shown, f"converting the question at line {q.line}", exc))
+    if internal:
+        return refuse_batch(internal)
+    try:
+        written = write_all(planned, args.force)
+    except OSError as exc:  # a full disk, no permission, a file that appeared meanwhile
+        where = display_path(str(exc.filename)) + ": " if exc.filename else ""
+        print(f"{where}error: {exc.strerror or exc}; nothing was written", file=sys.stderr)
+        return EXIT_ERROR
+    for target in written:
+        print(display_path(str(target)))
+    n = len(written)
+    print(f"Imported {n} question{'s' if n != 1 else ''}; {unmapped} item(s) could not be mapped"
           + (f"; {failed} failed" if failed else "") + ".", file=sys.stderr)
-    if failed and not written:
+    if failed and not n:
         return EXIT_ERROR
     return EXIT_FINDINGS if unmapped or failed else EXIT_OK
+
+
+def write_all(planned: list[tuple[Path, str]], overwrite: bool) -> list[Path]:
+    """Every imported file, all or nothing (files.Batch): new files are never put over existing
+    ones unless `overwrite`, and then the old bytes come back if the batch fails."""
+    with Batch() as batch:
+        for target, text in planned:
+            try:
+                if overwrite and os.path.lexists(target):
+                    batch.replace(target, text, before=target.read_bytes())
+                else:
+                    batch.create(target, text)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(target)) from None
+        return batch.commit()

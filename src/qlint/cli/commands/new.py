@@ -9,7 +9,8 @@ from qlint.changes import create
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
 from qlint.cli.commands._authoring import project
 from qlint.project.discovery import display_path
-from qlint.scaffold import ScaffoldError, Spec, default_id, render, target_path, validate_spec
+from qlint.files import UnsafePathError
+from qlint.scaffold import ScaffoldError, Spec, check_id, default_id, render, target_path, validate_spec
 
 
 class _Ask:
@@ -81,15 +82,15 @@ def run(args: argparse.Namespace) -> int:
             raise ScaffoldError("--exam and --domain are required (or use --interactive)")
         validate_spec(spec, settings.exams)
         spec.id = spec.id or default_id(spec)
-        from qlint.loading.schema import schema
-        import re
-
-        if not re.match(schema("question")["properties"]["id"]["pattern"], spec.id):
-            raise ScaffoldError(f"id {spec.id!r} must be lower-case words, digits and hyphens (3-80 characters)")
+        check_id(spec.id)
         target = target_path(spec, config)
         create(str(target), render(spec, target, config))
-    except (ScaffoldError, FileExistsError) as exc:
+    except (ScaffoldError, UnsafePathError) as exc:
         print(f"qlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as exc:  # it exists, a full disk, no permission: nothing was created
+        where = f"{display_path(str(exc.filename))}: " if exc.filename else ""
+        print(f"qlint: error: {where}{exc.strerror or exc}; nothing written", file=sys.stderr)
         return EXIT_ERROR
     except (EOFError, KeyboardInterrupt):
         print("\nqlint: cancelled; nothing written", file=sys.stderr)

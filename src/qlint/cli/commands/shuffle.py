@@ -8,11 +8,11 @@ import sys
 from qlint.bank.figures import key_balance
 from qlint.changes import Change, publish
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
-from qlint.cli.commands._authoring import add_mode_flags, mode_of, project
+from qlint.cli.commands._authoring import add_mode_flags, internal_error, mode_of, project, refuse_batch
 from qlint.engine import load_document
 from qlint.formatter import kind_of
 from qlint.loading.errors import LoadError
-from qlint.loading.reader import read_bytes
+from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import LETTERS, Question
 from qlint.project.discovery import discover, display_path
@@ -29,8 +29,9 @@ def _balance_line(questions: list[Question]) -> str:
     return "; ".join(parts) or "no single-answer questions"
 
 
-def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tuple[str, Question]]:
-    """path -> (text, Question) for the schema-valid question files under `paths`."""
+def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tuple[bytes, str, Question]]:
+    """path -> (bytes, text, Question) for the schema-valid question files under `paths`; the bytes
+    are what the text came from, so a file edited since then is not overwritten."""
     files, missing = discover(paths)
     errors += [f"{display_path(m)}:1:1: no such file or directory" for m in missing]
     out = {}
@@ -38,14 +39,15 @@ def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tup
         if kind_of(f, config) != "question":
             continue
         try:
-            text, data = load_document(f, config)
+            raw = read_source(f, config.root, config.limits)
+            text, data = load_document(f, config, decode(raw))
         except LoadError as exc:
             errors.append(f"{display_path(f)}:{exc.line}:{exc.col}: {exc.code} {exc.message}")
             continue
         if validate("question", data):
             errors.append(f"{display_path(f)}:1:1: schema errors: run 'qlint check {display_path(f)}' (not shuffled)")
             continue
-        out[f] = (text, Question(f, data))
+        out[f] = (raw, text, Question(f, data))
     return out
 
 
@@ -69,13 +71,13 @@ def run(args: argparse.Namespace) -> int:
     selected = load_questions(args.paths or [str(config.bank_dir)], config, errors)
     bank_errors: list[str] = []
     keys = {display_path(p) for p in selected}
-    context = [q for p, (_t, q) in load_questions([str(config.bank_dir)], config, bank_errors).items()
+    context = [q for p, (_r, _t, q) in load_questions([str(config.bank_dir)], config, bank_errors).items()
                if display_path(p) not in keys] if config.bank_dir.is_dir() else []
-    plans = plan([q for _t, q in selected.values()], context, args.seed)
-    changes, findings, after = [], [], []
+    plans = plan([q for _r, _t, q in selected.values()], context, args.seed)
+    changes, findings, after, internal = [], [], [], []
     for pl in plans:
         path = pl.question.path
-        text = selected[path][0]
+        raw, text, _q = selected[path]
         if pl.refs:
             doc = parse(text, pl.question.data)
             for ref in pl.refs:
@@ -91,16 +93,22 @@ def run(args: argparse.Namespace) -> int:
             errors.append(f"{display_path(path)}:1:1: not shuffled: {exc}")
             after.append(pl.question)
             continue
-        changes.append(Change(display_path(path), read_bytes(path, config.limits), new))
+        except Exception as exc:  # a bug: a half-shuffled bank would be unbalanced, so write nothing
+            internal.append(internal_error(display_path(path), "shuffling", exc))
+            continue
+        changes.append(Change(display_path(path), raw, new))
         after.append(reordered(pl.question, pl.order))
+    if internal:
+        return refuse_batch(internal)
     mode = mode_of(args)
-    changed, failed = publish(changes, mode, sys.stdout, sys.stderr, verb="shuffled")
+    changed, failed = publish(changes, mode, sys.stdout, sys.stderr, verb="shuffled", root=config.root)
     for line in findings + errors:
         print(line, file=sys.stderr)
-    before_all = context + [q for _t, q in selected.values()]
+    before_all = context + [q for _r, _t, q in selected.values()]
     print(f"key positions before: {_balance_line(before_all)}", file=sys.stderr)
     print(f"key positions after:  {_balance_line(context + after)}", file=sys.stderr)
     verb = "would be shuffled" if mode != "write" else "shuffled"
+    changed = 0 if failed else changed  # a failed write writes nothing
     print(f"{changed} file{'s' if changed != 1 else ''} {verb} (seed {args.seed}); "
           f"{sum(1 for p in plans if p.kept)} question(s) kept as they are.", file=sys.stderr)
     if errors or failed:

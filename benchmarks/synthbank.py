@@ -1,6 +1,6 @@
 """Deterministic synthetic question banks for benchmarks and scale tests.
 
-`python benchmarks/bankgen.py OUT N [--seed S]` writes N questions across two exams and their
+`python benchmarks/synthbank.py OUT N [--seed S]` writes N questions across two exams and their
 domains, with text lengths like the sample bank's (~2.2 KB a file), a few planted flaws
 (missing rationale, two keys) and planted near-duplicates (`*-dup` ids). Same seed, same bytes.
 """
@@ -41,10 +41,16 @@ ADJ = ("managed durable private regional encrypted serverless batch real-time in
        "versioned cost-effective low-latency high-throughput fault-tolerant auditable").split()
 
 
+# A vocabulary the size of a real bank's (thousands of words), so shingles repeat across
+# questions about as often as in real text: a tiny vocabulary makes every question look alike.
+_SYLLABLES = "ka lo mi te ru sa ve no di pa fi go hu ze bo ly ci ra mu ne".split()
+VOCAB = sorted({a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "s", "r", "l")})
+
+
 def _sentence(rng: random.Random, words: int) -> str:
     out = []
     while len(out) < words:
-        out += [rng.choice(ADJ), rng.choice(NOUNS), rng.choice(VERBS), "the", rng.choice(NOUNS)]
+        out += [rng.choice(ADJ), rng.choice(NOUNS), rng.choice(VERBS), "the", rng.choice(VOCAB), rng.choice(VOCAB)]
     text = " ".join(out[:words])
     return text[0].upper() + text[1:] + "."
 

@@ -1,0 +1,105 @@
+"""The results cache and the worker processes change speed, never results."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from qlint.engine import lint, make_settings
+from qlint.project.config import load_config
+from qlint.runner import PARALLEL_MIN_FILES, RunOptions
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import synthbank  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bank")
+    # flaws every 23 questions so there are findings (item and bank rules) to compare
+    synthbank.generate(root / "bank", PARALLEL_MIN_FILES + 60, seed=3, dup_every=40, flaw_every=23)
+    (root / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
+    return root
+
+
+def run(root: Path, options: RunOptions | None, paths=None, config=None):
+    config = config or load_config(root)
+    settings = make_settings(config)
+    return lint(paths or [str(root / "bank")], settings, options)
+
+
+def diags(result):
+    return [d.as_dict() | {"fix": repr(d.fix)} for d in result.diagnostics]
+
+
+def test_serial_parallel_and_cached_runs_agree(bank, tmp_path, monkeypatch):
+    monkeypatch.chdir(bank)
+    serial = run(bank, RunOptions(None, jobs=1))
+    assert serial.diagnostics, "the generated bank has planted flaws"
+    assert {d.code[0] for d in serial.diagnostics} >= {"K", "B"}
+    parallel = run(bank, RunOptions(None, jobs=2))
+    cold = run(bank, RunOptions(tmp_path / "cache", jobs=2))
+    warm = run(bank, RunOptions(tmp_path / "cache", jobs=2))
+    questions = [f for f in warm.files if "exams" not in Path(f).parts]  # exam files are read up front
+    assert len(warm.checker.hits) == len(questions) and not warm.checker.computed
+    assert warm.checker.bank_hit
+    assert diags(serial) == diags(parallel) == diags(cold) == diags(warm)
+
+
+def test_one_changed_file_is_recomputed_with_the_bank_rules(bank, tmp_path, monkeypatch):
+    monkeypatch.chdir(bank)
+    cache = tmp_path / "cache"
+    run(bank, RunOptions(cache, jobs=1))
+    target = sorted((bank / "bank").rglob("q000005.yaml"))[0]
+    original = target.read_text(encoding="utf-8")
+    try:
+        target.write_text(original.replace("correct: false", "correct: true", 1), encoding="utf-8")
+        again = run(bank, RunOptions(cache, jobs=1))
+        assert again.checker.computed == [str(target)] or [Path(p) for p in again.checker.computed] == [target]
+        assert not again.checker.bank_hit
+        fresh = run(bank, RunOptions(None, jobs=1))
+        assert diags(again) == diags(fresh)
+        assert any(d.code == "K002" and d.path.endswith("q000005.yaml") for d in again.diagnostics)
+    finally:
+        target.write_text(original, encoding="utf-8")
+
+
+def test_config_schema_and_exam_changes_invalidate(bank, tmp_path, monkeypatch):
+    monkeypatch.chdir(bank)
+    cache = tmp_path / "cache"
+    run(bank, RunOptions(cache, jobs=1))
+    assert not run(bank, RunOptions(cache, jobs=1)).checker.computed
+    # the configuration: a rule option changes results, so nothing may be reused
+    config = load_config(bank)
+    changed = replace(config, rules={"K001": {"min-words": 40}})
+    assert run(bank, RunOptions(cache, jobs=1), config=changed).checker.hits == []
+    # the schema
+    from qlint.loading import schema as schema_module
+
+    real = schema_module.schema_text
+    monkeypatch.setattr("qlint.runner.schema_text", lambda kind: real(kind) + " ")
+    assert run(bank, RunOptions(cache, jobs=1)).checker.hits == []
+    monkeypatch.setattr("qlint.runner.schema_text", real)
+    # an exam definition
+    exam = bank / "bank" / "exams" / "bench-x1.yaml"
+    text = exam.read_text(encoding="utf-8")
+    try:
+        exam.write_text(text.replace("name: Storage", "name: Storage and backup"), encoding="utf-8")
+        assert run(bank, RunOptions(cache, jobs=1)).checker.hits == []
+    finally:
+        exam.write_text(text, encoding="utf-8")
+    assert not run(bank, RunOptions(cache, jobs=1)).checker.computed  # back to the cached state
+
+
+def test_a_broken_cache_is_no_cache(bank, tmp_path, monkeypatch):
+    monkeypatch.chdir(bank)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "cache.sqlite3").write_bytes(b"this is not a database")
+    result = run(bank, RunOptions(cache, jobs=1))
+    assert diags(result) == diags(run(bank, RunOptions(None, jobs=1)))
