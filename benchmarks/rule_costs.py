@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bankgen import generate  # noqa: E402
+from synthbank import generate  # noqa: E402
 
 from qlint.bank import Bank  # noqa: E402
 from qlint.engine import RuleContext, load_exams, make_settings  # noqa: E402

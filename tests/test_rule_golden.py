@@ -31,7 +31,7 @@ from qlint.rules import RULES
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-from bankgen import generate  # noqa: E402
+from synthbank import generate  # noqa: E402
 
 GOLDEN = REPO / "tests" / "golden" / "rules.json"
 UPDATE = os.environ.get("QLINT_UPDATE_GOLDEN") == "1"

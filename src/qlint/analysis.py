@@ -55,8 +55,9 @@ class TextView:
     @lazy
     def tokens(self) -> tuple[str, ...]:
         """Lower-case word tokens of the plain text (`qlint.text.tokens`)."""
-        twin = self._stripped_twin()
-        return twin.tokens if twin is not None else tokenise(self.raw)
+        raw = self.raw
+        twin = _views.get(raw.rstrip()) if raw[-1:].isspace() else None  # see _stripped_twin
+        return twin.tokens if twin is not None else tokenise(raw)
 
     @lazy
     def normal(self) -> str:
@@ -92,8 +93,9 @@ class TextView:
         """Stemmed content words of at least `min_len` characters (`qlint.text.content_words`)."""
         found = self._memo.get(min_len)
         if found is None:
+            # stem only the words kept (stopwords and short words are most tokens)
             found = self._memo[min_len] = frozenset(
-                [s for t, s in zip(self.tokens, self.stems) if len(t) >= min_len and t not in STOPWORDS])
+                map(stem, [t for t in self.tokens if len(t) >= min_len and t not in STOPWORDS]))
         return found
 
     def may_contain(self, *words: str) -> bool:

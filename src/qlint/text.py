@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 # _WORD on lower-case ASCII with the trailing quotes and hyphens (that strip("-'") removes) left out
@@ -49,14 +48,27 @@ def tokens(text: str) -> list[str]:
     return list(tokenise(text))
 
 
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A deliberately light stemmer: plural and common suffixes, enough to match word forms."""
+def _stem(word: str) -> str:
     w = word.lower()
     for suf, rep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if w.endswith(suf) and len(w) - len(suf) >= 4:
             return w[: len(w) - len(suf)] + rep
     return w
+
+
+class _StemMemo(dict):
+    """word -> stem. Rules stem every token of every text, and a bank's vocabulary is small: a
+    dict lookup (mapped over a token tuple in C) is the cheapest cache; cleared if ever huge."""
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= 200_000:
+            self.clear()
+        value = self[word] = _stem(word)
+        return value
+
+
+# stem(word): a deliberately light stemmer (plural and common suffixes, enough to match word forms)
+stem = _StemMemo().__getitem__
 
 
 def content_words(text: str, min_len: int = 3) -> set[str]:

@@ -34,31 +34,13 @@ class Bank:
 
     def target_flags(self) -> list[bool]:
         """`is_target` for every question, in bank order (computed once)."""
-        def flags() -> list[bool]:
-            folders: dict[str, str] = {}
-            return [_realpath(q.path, folders) in self.targets for q in self.questions]
-
-        return self.memo("target-flags", flags)
+        return self.memo("target-flags", lambda: [self.is_target(q.path) for q in self.questions])
 
     def memo(self, key: str, compute: Callable[[], Any]) -> Any:
         """Work shared by several bank rules (tokens, indexes), computed once per run."""
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
-
-
-def _realpath(path: str, folders: dict[str, str]) -> str:
-    """`os.path.realpath(path)`, resolving each folder once: a bank's thousands of files share a
-    few folders, and realpath checks every component of every path."""
-    if os.path.islink(path):
-        return os.path.realpath(path)
-    head, tail = os.path.split(path)
-    if not tail or tail in (".", ".."):
-        return os.path.realpath(path)
-    real = folders.get(head)
-    if real is None:
-        real = folders[head] = os.path.realpath(head or os.curdir)
-    return os.path.join(real, tail)
 
 
 @contextmanager

@@ -178,11 +178,13 @@ def _value(num: str) -> float:
     return float(num.replace(",", ""))
 
 
-@per_text
 def parse_numeric(text: str) -> Numeric | None:
     """The interval an option like "15 minutes", "$0.05", "10-20 ms" or "at least 4 GB" denotes."""
-    if not _DIGIT.search(text):
-        return None  # every form holds a number
+    return _parse_numeric(text) if _DIGIT.search(text) else None  # every form holds a number
+
+
+@per_text
+def _parse_numeric(text: str) -> Numeric | None:
     t = plain(text).strip().rstrip(".").strip()
     m = _SINGLE.match(t)
     if m:
@@ -255,11 +257,14 @@ def _possible_patterns(body: str) -> tuple[bool, bool, bool, bool]:
             body[:1] in ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J") or bool(_SENTENCE_LETTER.search(body)))
 
 
-@per_text
 def letter_refs(text: str) -> tuple[LetterRef, ...]:
     """References to options by letter ("option B", "(C)", "A and D are correct"), first to last."""
-    if not _RAW_LETTER_HINT.search(text):
-        return ()
+    # most texts fail the raw test: decided before any shared view is made for them
+    return _letter_refs(text) if _RAW_LETTER_HINT.search(text) else ()
+
+
+@per_text
+def _letter_refs(text: str) -> tuple[LetterRef, ...]:
     body = view(text).plain
     if not _LETTER_HINT.search(body):
         return ()
