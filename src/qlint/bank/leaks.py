@@ -79,9 +79,8 @@ def explanation_leaks(questions: list[Question], stems: list[list[str]], ngram: 
     # all holds no passage (equal n-grams hash equally), and only a hit is kept as the n-gram
     # itself, so the bank's n-grams are never all held at once. Hits are compared exactly.
     expl_toks = [tokens(q.explanation) for q in questions]
-    wanted: set[int] = set()
-    for toks in expl_toks:
-        wanted.update(map(hash, ngrams(toks, ngram)))
+    expl_hashes = [list(map(hash, ngrams(toks, ngram))) for toks in expl_toks]
+    wanted: set[int] = set().union(*expl_hashes)
     holders: dict[Gram, list[int]] = {}  # n-gram of some explanation -> the stems holding it
     for b, toks in enumerate(stems):
         hashes = list(map(hash, ngrams(toks, ngram)))
@@ -95,7 +94,7 @@ def explanation_leaks(questions: list[Question], stems: list[list[str]], ngram: 
     held = set(map(hash, holders))
     leaks = []
     for a, toks in enumerate(expl_toks):
-        if held.isdisjoint(map(hash, ngrams(toks, ngram))):
+        if held.isdisjoint(expl_hashes[a]):
             continue  # no passage of this explanation is in any stem
         # passages also in the question's own stem are its scenario; shared by many stems, boilerplate
         found = {g for g in ngrams(toks, ngram)

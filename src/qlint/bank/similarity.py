@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from qlint.bank import acyclic_build
 from qlint.model import Question
-from qlint.text import tokens
+from qlint.text import tokenise, tokens
 
 SHINGLE = 3
 
@@ -28,19 +28,20 @@ def ngrams(toks: Sequence[str], n: int) -> Iterable[tuple[str, ...]]:
     return zip(*(toks[i:] for i in range(n)))
 
 
-def shingles(q: Question, n: int = SHINGLE, stem: list[str] | None = None,
-             cache: dict[str, list[str]] | None = None) -> frozenset[int]:
+def shingles(q: Question, n: int = SHINGLE, stem: Sequence[str] | None = None,
+             cache: dict[str, tuple[str, ...]] | None = None) -> frozenset[int]:
     """Hashed word n-grams of the stem and of each option (a shorter option is one shingle).
     `stem` passes tokens already computed; `cache` shares option tokens (banks reuse options)."""
     cache = {} if cache is None else cache
-    options = []
-    for o in q.options:
-        toks = cache.get(o.text)
+    segments: list[Sequence[str]] = [tokens(q.stem) if stem is None else stem]
+    for o in q.data.get("options", []):  # the raw option texts (as OptionView.text reads them)
+        text = o.get("text", "")
+        toks = cache.get(text)
         if toks is None:
-            toks = cache[o.text] = tokens(o.text)
-        options.append(toks)
-    out: set[int] = set()
-    for seg in [tokens(q.stem) if stem is None else stem] + sorted(options):
+            toks = cache[text] = tokenise(text)
+        segments.append(toks)
+    out: set[int] = set()  # a set: the options' order does not matter
+    for seg in segments:
         if len(seg) >= n:
             out.update(map(hash, ngrams(seg, n)))
         elif seg:
@@ -49,7 +50,7 @@ def shingles(q: Question, n: int = SHINGLE, stem: list[str] | None = None,
 
 
 def bank_shingles(questions: list[Question], stems: list[list[str]]) -> list[frozenset[int]]:
-    cache: dict[str, list[str]] = {}
+    cache: dict[str, tuple[str, ...]] = {}
     return [shingles(q, SHINGLE, s, cache) for q, s in zip(questions, stems)]
 
 
@@ -76,30 +77,29 @@ class SimilarityIndex:
             raise ValueError(f"Jaccard threshold must be in (0, 1], got {threshold}")
         self.sets = sets
         self.threshold = threshold
-        df: Counter[int] = Counter()
-        for s in sets:
-            df.update(s)
-        repeated = {g for g, c in df.items() if c > 1}  # a shingle seen once cannot pair anything
-        order = sorted(repeated)
-        order.sort(key=df.__getitem__)  # rarest first, ties by value (the sort is stable)
-        rank = dict(zip(order, range(len(order))))
+        df = Counter(chain.from_iterable(sets))
+        # a shingle seen once cannot pair anything; the others are ranked rarest first (from 1),
+        # ties by value (the second sort is stable)
+        order = sorted(g for g, c in df.items() if c > 1)
+        order.sort(key=df.__getitem__)
+        rank = dict(zip(order, range(1, len(order) + 1)))
         self.sizes = [len(s) for s in sets]
         self._unique: list[int] = []  # shingles of the set seen nowhere else
         self._prefixes: list[list[int]] = []  # ranks of the prefix's shingles, ascending
         self._postings: dict[int, list[int]] = {}
         for i, s in enumerate(sets):
-            shared = s & repeated
+            shared = sorted(filter(None, map(rank.get, s)))  # unranked: seen once
             self._unique.append(len(s) - len(shared))
             room = _prefix_size(len(s), threshold) - (len(s) - len(shared))  # unique ones come first
             if room <= 0 or not s:
                 self._prefixes.append([])
                 continue
-            prefix = sorted(map(rank.__getitem__, shared))[:room]
+            prefix = shared[:room]
             self._prefixes.append(prefix)
             for r in prefix:
                 self._postings.setdefault(r, []).append(i)
         self.candidates_checked = 0  # for the benchmark: how much pruning left to verify
-        self._least: dict[tuple[int, bool], _LeastFound] = {}
+        self._least: dict[int, _LeastFound] = {}
 
     def _overlap_bound(self, i: int, j: int, found: int) -> int:
         """Most shingles sets i and j can share, given `found` shared within their prefixes: a
@@ -121,22 +121,21 @@ class SimilarityIndex:
         self.candidates_checked += 1
         return jaccard(self.sets[i], self.sets[j])
 
-    def _least_found(self, n: int, mutual: bool) -> dict[int, int]:
+    def _least_found(self, n: int) -> dict[int, int]:
         """Size m -> fewest shared prefix shingles with which a set of size n and one of size m
         can reach the threshold (a cheap first cut before `_overlap_bound`). What is not found
         lies in a suffix, at most the positions after the longer prefix; sizes the length filter
-        rules out map to more than any count (`mutual`: the filter of either set's search)."""
-        key = (n, mutual)
-        if key not in self._least:
-            self._least[key] = _LeastFound(n, self.threshold, mutual)
-        return self._least[key]
+        rules out map to more than any count."""
+        if n not in self._least:
+            self._least[n] = _LeastFound(n, self.threshold)
+        return self._least[n]
 
     def similar(self, i: int) -> list[tuple[int, float]]:
         """(other index, Jaccard) for every set with Jaccard >= threshold, best first."""
         prefix = self._prefixes[i]
         if not prefix:
             return []
-        least, sizes = self._least_found(self.sizes[i], False), self.sizes
+        least, sizes = self._least_found(self.sizes[i]), self.sizes
         counts = Counter(chain.from_iterable(map(self._postings.__getitem__, prefix)))
         out = []
         for j, found in [(j, f) for j, f in counts.items() if f >= least[sizes[j]]]:
@@ -145,45 +144,17 @@ class SimilarityIndex:
         out.sort(key=lambda p: (-p[1], p[0]))
         return out
 
-    def all_similar(self) -> dict[int, list[tuple[int, float]]]:
-        """`similar(i)` for every set, each pair examined once: each set probes an index of the
-        sets before it (the index is built as the sets are visited)."""
-        t, sizes = self.threshold, self.sizes
-        index: dict[int, list[int]] = {}
-        out: dict[int, list[tuple[int, float]]] = {}
-        for x, prefix in enumerate(self._prefixes):
-            if not prefix:
-                continue
-            n, least = sizes[x], self._least_found(sizes[x], True)
-            counts = Counter(chain.from_iterable(index[r] for r in prefix if r in index))
-            for y, found in [(y, f) for y, f in counts.items() if f >= least[sizes[y]]]:
-                score = self._verify(x, y, found)
-                if score is None or score < t:
-                    continue
-                m = sizes[y]
-                if t * n <= m <= n / t:  # each search's own length filter, as `similar` applies it
-                    out.setdefault(x, []).append((y, score))
-                if t * m <= n <= m / t:
-                    out.setdefault(y, []).append((x, score))
-            for r in prefix:
-                index.setdefault(r, []).append(x)
-        for pairs in out.values():
-            pairs.sort(key=lambda p: (-p[1], p[0]))
-        return out
-
-
 class _LeastFound(dict):
     """See `SimilarityIndex._least_found`; filled on first use of each size."""
 
-    def __init__(self, n: int, threshold: float, mutual: bool) -> None:
+    def __init__(self, n: int, threshold: float) -> None:
         super().__init__()
-        self.n, self.threshold, self.mutual = n, threshold, mutual
+        self.n, self.threshold = n, threshold
 
     def __missing__(self, m: int) -> int:
         n, t = self.n, self.threshold
-        allowed = t * n <= m <= n / t or (self.mutual and t * m <= n <= m / t)
         least = min(n, m) + 1  # more than two sets can share: never a candidate
-        if allowed:
+        if t * n <= m <= n / t:  # the length filter of `similar`
             rest = max(n - _prefix_size(n, t), m - _prefix_size(m, t))
             least = next((f for f in range(1, min(n, m) + 1) if (f + rest) / (n + m - f - rest) >= t), least)
         self[m] = least
@@ -196,8 +167,4 @@ def near_duplicates(questions: list[Question], threshold: float, probes: Iterabl
     with acyclic_build():
         stems = stems if stems is not None else [tokens(q.stem) for q in questions]
         index = SimilarityIndex(bank_shingles(questions, stems), threshold)
-        probes = list(probes)
-        if len(probes) > len(questions) // 4:  # most of the bank: one pass over all pairs is cheaper
-            every = index.all_similar()
-            return {i: every[i] for i in probes if i in every}
         return {i: found for i in probes if (found := index.similar(i))}

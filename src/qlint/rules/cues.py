@@ -6,7 +6,7 @@ import re
 import statistics
 from typing import Iterator
 
-from qlint.analysis import per_text, view
+from qlint.analysis import per_question, per_text, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import ANTONYMS
@@ -17,13 +17,10 @@ from qlint.text import plain, stem
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
 
 
-@per_text
-def _char_count(text: str) -> int:
-    return len(" ".join(plain(text).split()))
-
-
-def _chars(o: OptionView) -> int:
-    return _char_count(o.text)
+@per_question
+def _option_chars(q: Question) -> tuple[int, ...]:
+    """Each option's length in characters, Markdown and repeated spaces aside."""
+    return tuple(len(" ".join(plain(o.text).split())) for o in q.options)
 
 
 def _text(o: OptionView) -> str:
@@ -56,12 +53,13 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
     Trim the key to the deciding fact, or give the distractors the same level of detail.
     """
     ratio, min_words = float(ctx.option("ratio")), int(ctx.option("min-words"))
-    longest = max((_chars(d) for d in q.distractors), default=0)
+    chars = _option_chars(q)
+    longest = max((chars[d.index] for d in q.distractors), default=0)
     if not longest:
         return
     for k in q.keys:
-        if _chars(k) > ratio * longest and len(view(k.text).tokens) >= min_words:
-            yield Finding(f"{k.pointer}/text", f"the key is {_chars(k) / longest:.2f} times as long as the longest distractor: "
+        if chars[k.index] > ratio * longest and len(view(k.text).tokens) >= min_words:
+            yield Finding(f"{k.pointer}/text", f"the key is {chars[k.index] / longest:.2f} times as long as the longest distractor: "
                                                "testwise candidates pick the longest option")
 
 
@@ -91,11 +89,12 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
     if len(opts) < 3:
         return
     ratio, floor = float(ctx.option("ratio")), float(ctx.option("min-median"))
-    med = statistics.median(_chars(o) for o in opts)
+    chars = _option_chars(q)
+    med = statistics.median(chars[o.index] for o in opts)
     if med < floor:
         return
     for o in opts:
-        n = _chars(o)
+        n = chars[o.index]
         if n > ratio * med or n < med / ratio:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is {n} characters against a median of {med:g}")
 

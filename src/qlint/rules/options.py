@@ -129,8 +129,9 @@ def none_of_the_above(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Replace it with a plausible distractor of the same kind as the key.
     """
+    special = special_flags(q)  # NOTA is special: the others need no test
     for o in q.options:
-        if is_nota(o):
+        if special[o.index] and is_nota(o):
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is a none-of-the-above option: write a real distractor")
 
 
@@ -154,8 +155,9 @@ def all_of_the_above(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Make it a multiple-response item ("Choose THREE.") or keep one best answer.
     """
+    special = special_flags(q)  # AOTA is special: the others need no test
     for o in q.options:
-        if is_aota(o, q.options):
+        if special[o.index] and is_aota(o, q.options):
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is an all-of-the-above option: ask for each answer instead")
 
 
@@ -182,7 +184,8 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Make it a multiple-response item: one option per statement, `type: multiple`, `choose: N`.
     """
-    combos = [(o, combo_parts(o.text)) for o in q.options]
+    special = special_flags(q)  # a combination is special: the others need no test
+    combos = [(o, combo_parts(o.text)) for o in q.options if special[o.index]]
     combos = [(o, p) for o, p in combos if p and not is_aota(o, q.options)]
     def by_letter(parts: tuple[str, ...]) -> bool:
         return all(len(p) == 1 and p in LETTERS for p in parts) and not all(p in _ROMAN for p in parts)
