@@ -1,0 +1,66 @@
+"""Rendered text areas of imported items back to Markdown, with images carried into the bank.
+
+Shared by the QTI and Moodle importers: each hands over an element (or an HTML string), gets
+Markdown, and every note the converter makes becomes an `Unmapped` entry of the question.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Callable
+
+from lxml import etree, html as lxml_html
+
+from qlint.importers import Imported, Unmapped
+from qlint.importers._markdown import Converter
+
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
+
+# Reads an image `src` of the source: (path inside the bank to store it at, its bytes), or None
+# to keep `src` as written (a URL, or an image the source does not hold; the reader reports it).
+ImageReader = Callable[[str], "tuple[str, bytes] | None"]
+
+
+def question_folder(q: Imported) -> str:
+    """Where the question file goes inside the bank (as `_write.target_path` puts it)."""
+    return f"{str(q.data.get('exam') or 'unknown-exam').lower()}/{q.data.get('domain') or 'unknown-domain'}"
+
+
+class TextReader:
+    """Converts a question's text areas, reporting what Markdown cannot say at the area's place."""
+
+    def __init__(self, q: Imported, images: ImageReader | None = None) -> None:
+        self.q, self.images = q, images
+
+    def _image(self, src: str) -> str | None:
+        if self.images is None or not src or _SCHEME.match(src):
+            return None
+        found = self.images(src)
+        if found is None:
+            return None
+        bank_path, blob = found
+        self.q.files[bank_path] = blob
+        return posixpath.relpath(bank_path, question_folder(self.q))
+
+    def markdown(self, el: etree._Element | None, what: str, line: int = 0, part: str = "") -> str:
+        if el is None:
+            return ""
+        conv = Converter(self._image)
+        text = conv.blocks(el)
+        for note in conv.notes:
+            self.q.unmapped.append(Unmapped(line or (el.sourceline or 0), f"{what}: {note}", part or self.q.part))
+        # Rendering drops a text's final newline; multi-line text gets one back, as authors write
+        # it (a `|` block), one-line text none.
+        return text + "\n" if "\n" in text else text
+
+
+def html_fragment(markup: str) -> etree._Element:
+    """An HTML fragment (as Moodle stores text) inside a `<div>`; lxml's HTML parser reads no DTD,
+    expands only HTML's own named characters and never reaches the network."""
+    parser = lxml_html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, default_doctype=False)
+    wrapper = lxml_html.fragment_fromstring(markup or "", create_parent="div", parser=parser)
+    for el in wrapper.iter():  # the HTML parser leaves no namespace; keep element objects plain
+        if isinstance(el.tag, str):
+            el.tag = el.tag.lower()
+    return wrapper
