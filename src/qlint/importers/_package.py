@@ -14,6 +14,7 @@ import posixpath
 import re
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
@@ -81,8 +82,11 @@ class Package:
                 info = self._zip.getinfo(name)
             except KeyError:
                 raise KeyError(name) from None
-            with self._zip.open(info) as fh:
-                data = fh.read(limit + 1)  # the zip module also stops at the declared size and checks the CRC
+            try:
+                with self._zip.open(info) as fh:
+                    data = fh.read(limit + 1)  # the zip module also stops at the declared size and checks the CRC
+            except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
+                raise SourceError(f"zip entry {name!r} cannot be read ({exc}): the zip is damaged or lies about its sizes") from None
         else:
             try:
                 path = safe_join(self.path, name)

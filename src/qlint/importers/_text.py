@@ -50,9 +50,14 @@ class TextReader:
         text = conv.blocks(el)
         for note in conv.notes:
             self.q.unmapped.append(Unmapped(line or (el.sourceline or 0), f"{what}: {note}", part or self.q.part))
-        # Rendering drops a text's final newline; multi-line text gets one back, as authors write
-        # it (a `|` block), one-line text none.
-        return text + "\n" if "\n" in text else text
+        return finish(text)
+
+
+def finish(text: str) -> str:
+    """Rendering drops a text's final newline: multi-line text gets one back, as authors write it
+    (a `|` block), one-line text none."""
+    text = text.strip("\n")
+    return text + "\n" if "\n" in text else text
 
 
 def html_fragment(markup: str) -> etree._Element:

@@ -31,7 +31,7 @@ from lxml import etree
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer
 from qlint.importers._markdown import classes, local, remove
 from qlint.importers._safexml import parse
-from qlint.importers._text import TextReader, html_fragment, question_folder
+from qlint.importers._text import TextReader, finish, html_fragment, question_folder
 from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, question, short
 
 HEADINGS = {"qlint-rationale", "qlint-right-when", "qlint-why-chosen", "qlint-trap", "qlint-references"}
@@ -119,7 +119,7 @@ class QuestionReader:
 
     def markdown(self, holder: etree._Element | None, what: str) -> str:
         if holder is not None and (holder.get("format") or "").lower() == "markdown":
-            return _text(holder).strip()
+            return finish(_text(holder))
         el, line = self.area(holder)
         return self.text.markdown(el, what, line)
 

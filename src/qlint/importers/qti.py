@@ -31,7 +31,7 @@ from qlint.importers import Imported, ImportJob, ImportResult, SourceError, Unma
 from qlint.importers._markdown import BLOCKS, classes, local, remove
 from qlint.importers._package import Package
 from qlint.importers._safexml import parse
-from qlint.importers._text import TextReader, question_folder
+from qlint.importers._text import TextReader, finish, question_folder
 from qlint.importers.common import QUESTION_ID, SLUG, clean_tags, in_schema_order, place, question, short
 from qlint.loading.schema_fixes import slug
 
@@ -174,7 +174,7 @@ class ItemReader:
         self.text = TextReader(self.q, self._image)
 
     def note(self, message: str, el: etree._Element | None = None) -> None:
-        self.q.unmapped.append(Unmapped(el.sourceline or 0 if el is not None else 0, message, self.href))
+        self.q.unmapped.append(Unmapped((el if el is not None else self.root).sourceline or 0, message, self.href))
 
     def _image(self, src: str) -> tuple[str, bytes] | None:
         try:
@@ -302,7 +302,7 @@ class ItemReader:
         prompt = first(interaction, self.n.el("prompt"))
         if prompt is not None:
             parts.append(self.text.markdown(prompt, "stem (prompt)"))
-        stem = "\n\n".join(p for p in parts if p)
+        stem = finish("\n\n".join(p for p in parts if p))
         if not stem:
             self.note("the item has no stem text")
             stem = "TODO: the source has no stem."
