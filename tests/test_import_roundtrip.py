@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import shutil
 import string
@@ -162,7 +163,8 @@ def round_trip(q: dict[str, Any], fmt: str) -> tuple[dict[str, Any], str]:
         (root / "qlint.toml").write_text('bank = "bank"\nexams = "bank/exams"\n', encoding="utf-8")
         folder = root / "bank" / "mla-c01" / q["domain"]
         folder.mkdir(parents=True)
-        (folder / "q.yaml").write_text(yaml.safe_dump(q, allow_unicode=True, sort_keys=False, width=1 << 16), encoding="utf-8")
+        # JSON is YAML 1.2 as qlint reads it (PyYAML's YAML 1.1 writer would leave a tag like `0e0` unquoted)
+        (folder / "q.yaml").write_text(json.dumps(q, ensure_ascii=False, indent=1), encoding="utf-8")
         out = root / ("package.zip" if fmt.startswith("qti") else "bank.xml")
         err = io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):

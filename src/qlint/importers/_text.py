@@ -17,9 +17,9 @@ from qlint.importers._markdown import Converter
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 
-# Reads an image `src` of the source: (path inside the bank to store it at, its bytes), or None
-# to keep `src` as written (a URL, or an image the source does not hold; the reader reports it).
-ImageReader = Callable[[str], "tuple[str, bytes] | None"]
+# Reads an image `src` of the source, found in the text area at the given line: (path inside the
+# bank to store it at, its bytes), or None to keep `src` as written (the reader reports why).
+ImageReader = Callable[[str, int], "tuple[str, bytes] | None"]
 
 
 def question_folder(q: Imported) -> str:
@@ -32,11 +32,12 @@ class TextReader:
 
     def __init__(self, q: Imported, images: ImageReader | None = None) -> None:
         self.q, self.images = q, images
+        self.line = 0  # of the text area being converted
 
     def _image(self, src: str) -> str | None:
         if self.images is None or not src or _SCHEME.match(src):
             return None
-        found = self.images(src)
+        found = self.images(src, self.line)
         if found is None:
             return None
         bank_path, blob = found
@@ -46,10 +47,11 @@ class TextReader:
     def markdown(self, el: etree._Element | None, what: str, line: int = 0, part: str = "") -> str:
         if el is None:
             return ""
+        self.line = line or (el.sourceline or 0)
         conv = Converter(self._image)
         text = conv.blocks(el)
         for note in conv.notes:
-            self.q.unmapped.append(Unmapped(line or (el.sourceline or 0), f"{what}: {note}", part or self.q.part))
+            self.q.unmapped.append(Unmapped(self.line, f"{what}: {note}", part or self.q.part))
         return finish(text)
 
 

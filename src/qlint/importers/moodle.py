@@ -79,18 +79,18 @@ class QuestionReader:
         self.files: dict[str, bytes] = {}  # @@PLUGINFILE@@ name -> bytes, for the text area being read
         self.text = TextReader(self.q, self._image)
 
-    def note(self, message: str, el: etree._Element | None = None) -> None:
-        self.q.unmapped.append(Unmapped((el if el is not None else self.el).sourceline or 0, message))
+    def note(self, message: str, el: etree._Element | None = None, line: int = 0) -> None:
+        self.q.unmapped.append(Unmapped(line or (el if el is not None else self.el).sourceline or 0, message))
 
     # -- text areas ------------------------------------------------------------------------
 
-    def _image(self, src: str) -> tuple[str, bytes] | None:
+    def _image(self, src: str, line: int) -> tuple[str, bytes] | None:
         if not src.startswith(PLUGINFILE):
-            self.note(f"image {src!r} is not inside the file; its path was kept as written")
+            self.note(f"image {src!r} is not inside the file; its path was kept as written", line=line)
             return None
         name = unquote(src[len(PLUGINFILE):]).split("?")[0]
         if name not in self.files:
-            self.note(f"image {name!r} has no <file> in the question; its path was kept as written")
+            self.note(f"image {name!r} has no <file> in the question; its path was kept as written", line=line)
             return None
         safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name.rsplit("/", 1)[-1]).lstrip(".-") or "image"
         return f"{question_folder(self.q)}/img/{safe}", self.files[name]

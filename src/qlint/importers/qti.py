@@ -173,19 +173,19 @@ class ItemReader:
         self.q = Imported({}, root.sourceline or 1, part=href)
         self.text = TextReader(self.q, self._image)
 
-    def note(self, message: str, el: etree._Element | None = None) -> None:
-        self.q.unmapped.append(Unmapped((el if el is not None else self.root).sourceline or 0, message, self.href))
+    def note(self, message: str, el: etree._Element | None = None, line: int = 0) -> None:
+        self.q.unmapped.append(Unmapped(line or (el if el is not None else self.root).sourceline or 0, message, self.href))
 
-    def _image(self, src: str) -> tuple[str, bytes] | None:
+    def _image(self, src: str, line: int) -> tuple[str, bytes] | None:
         try:
             path = self.pkg.resolve(self.href, src, "image")
         except SourceError:
-            self.note(f"image {src!r} points outside the package; its path was kept as written")
+            self.note(f"image {src!r} points outside the package; its path was kept as written", line=line)
             return None
         try:
             blob = self.pkg.read(path)
         except KeyError:
-            self.note(f"image {src!r} is not in the package; its path was kept as written")
+            self.note(f"image {src!r} is not in the package; its path was kept as written", line=line)
             return None
         rest = strip_prefix(path, "images/")
         if rest == path or rest.startswith("../"):
