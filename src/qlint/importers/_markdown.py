@@ -33,6 +33,7 @@ _ANGLE = re.compile(r"<(?=[A-Za-z/!?])")
 _LINE_START = [
     (re.compile(r"^([#>=~])"), r"\\\1"),
     (re.compile(r"^([-+])(?=[ \t-]|$)"), r"\\\1"),
+    (re.compile(r"^([-:])(?=[-:| \t]*$)"), r"\\\1"),  # a table's delimiter row (`:-`, `-:`)
     (re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)"), r"\1\\\2"),
 ]
 
@@ -84,7 +85,9 @@ def _tidy_inline(text: str) -> str:
     """Paragraph text: no blank or space-only lines inside, no spaces around line breaks or at the
     ends, line starts escaped; hard breaks written as a backslash at the end of the line."""
     text = re.sub(rf"[ \t]*{_BR}[ \t]*\n?", _BR + "\n", text)
-    text = re.sub(r"[ \t]*\n[ \t\n]*", "\n", text).strip(" \t\n" + _BR)
+    # (markdown-it drops spaces before a line break but keeps tabs, and drops all white space after it)
+    # A hard break can open a paragraph (a line holding only "\\") but cannot end one.
+    text = re.sub(r" *\n[ \t\n]*", "\n", text).strip(" \t\n").rstrip(" \t\n" + _BR)
     return _escape_line_starts(text).replace(_BR + "\n", "\\\n").replace(_BR, "")
 
 
@@ -156,7 +159,11 @@ class Converter:
         if name == "p":
             return _tidy_inline(self.inline(el))
         if name in _HEADINGS:
-            return "#" * _HEADINGS[name] + " " + _tidy_inline(self.inline(el)).replace("\\\n", " ").replace("\n", " ")
+            level, text = _HEADINGS[name], _tidy_inline(self.inline(el))
+            if "\n" in text and level <= 2:  # only a setext heading spans lines
+                return text + "\n" + ("===" if level == 1 else "---")
+            text = re.sub(r"(?<!\\)#$", r"\\#", text.replace("\\\n", " ").replace("\n", " "))  # not a closing `#` sequence
+            return "#" * level + " " + text
         if name == "pre":
             return self.code_block(el)
         if name in ("ul", "ol"):
@@ -244,13 +251,20 @@ class Converter:
             if isinstance(item, str):
                 out.append(escape_text(item))
                 continue
-            edge = i == 0 or i == len(items) - 1
-            out.append(self.element(item, parent if edge else ""))
+            so_far = "".join(out)
+            at_edge = not so_far or (i == len(items) - 1 and not item.tail)
+            # A delimiter touching the same character would merge with it: `*a**b*` is not two emphases.
+            touching = bool(re.search(r"(?<!\\)(?:\\\\)*\*$", so_far)) or bool(parent.startswith("*") and at_edge)
+            if parent.startswith("*") and not touching:  # nested in a `*` emphasis: `_` where it may open and close
+                before = so_far[-1:] or "*"
+                after = (item.tail or "")[:1] or ("*" if i == len(items) - 1 else "a")
+                touching = not (before.isalnum() or after.isalnum())
+            out.append(self.element(item, "*" if touching else ""))
             if item.tail:
                 out.append(escape_text(item.tail))
         return "".join(out)
 
-    def element(self, el: etree._Element, parent_delimiter: str = "") -> str:
+    def element(self, el: etree._Element, avoid: str = "") -> str:
         if not isinstance(el.tag, str):
             return ""  # comments and processing instructions
         name = local(el)
@@ -258,7 +272,7 @@ class Converter:
             return _BR
         if name in _EMPHASIS:
             # An emphasis at the edge of another one uses the other character: `**_a_ b**`, `*__a__*`.
-            char = "_" if parent_delimiter.startswith("*") else "*"
+            char = "_" if avoid == "*" else "*"
             delim = char * (2 if _EMPHASIS[name] == "strong" else 1)
             inner = self.inline(el, delim)
             core = inner.strip(" \t\n")
@@ -284,7 +298,7 @@ class Converter:
             return _BR + self.inline(el) + _BR
         if name != "span":
             self.note(f"<{name}> has no Markdown form; its text was kept")
-        return self.inline(el, parent_delimiter)
+        return self.inline(el, avoid)
 
 
 def to_markdown(el: etree._Element, on_image: ImageHook | None = None) -> tuple[str, list[str]]:
