@@ -4,6 +4,7 @@ benchmarks/bench_bank.py, never in tests.)"""
 
 from __future__ import annotations
 
+import random
 import sys
 from itertools import combinations
 
@@ -50,6 +51,30 @@ def test_index_matches_brute_force(generated, threshold):
     found = {(i, j) for i in range(len(sets)) for j, _ in index.similar(i) if i < j}
     brute = {(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= threshold}
     assert found == brute and brute
+    every = index.all_similar()  # the one-pass search the rule uses when most of the bank is checked
+    assert every == {i: pairs for i in range(len(sets)) if (pairs := index.similar(i))}
+
+
+@pytest.mark.parametrize("threshold", [0.3, 0.5, 0.7, 0.9, 1.0])
+def test_index_matches_brute_force_on_random_sets(threshold):
+    """Sets of many sizes over a small vocabulary, with copies and subsets: the overlap bounds and
+    the one-pass search must keep every pair that reaches the threshold, and only those."""
+    rng = random.Random(3)
+    sets: list[frozenset[int]] = []
+    for _ in range(300):
+        if sets and rng.random() < 0.3:  # a near copy: drop and add a few shingles
+            base = set(rng.choice(sets))
+            base -= set(rng.sample(sorted(base), min(len(base), rng.randint(0, 3))))
+            base |= {rng.randrange(400) for _ in range(rng.randint(0, 3))}
+            sets.append(frozenset(base))
+        else:
+            sets.append(frozenset(rng.randrange(400) for _ in range(rng.randint(1, 60))))
+    index = SimilarityIndex(sets, threshold)
+    brute = {i: sorted(((j, jaccard(a, b)) for j, b in enumerate(sets) if j != i and jaccard(a, b) >= threshold),
+                       key=lambda p: (-p[1], p[0])) for i, a in enumerate(sets)}
+    brute = {i: pairs for i, pairs in brute.items() if pairs}
+    assert brute and {i: pairs for i in range(len(sets)) if (pairs := index.similar(i))} == brute
+    assert index.all_similar() == brute
 
 
 def test_every_planted_key_leak_is_found(generated):

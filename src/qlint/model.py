@@ -22,7 +22,7 @@ class OptionView:
     def id(self) -> str:
         return self.raw.get("id", "")
 
-    @property
+    @cached_property  # rules read it dozens of times per question
     def text(self) -> str:
         return self.raw.get("text", "")
 
@@ -86,13 +86,18 @@ class Question:
     def options(self) -> list[OptionView]:
         return [OptionView(i, o) for i, o in enumerate(self.data.get("options", []))]
 
-    @property
+    @cached_property
     def keys(self) -> list[OptionView]:
         return [o for o in self.options if o.correct]
 
-    @property
+    @cached_property
     def distractors(self) -> list[OptionView]:
         return [o for o in self.options if not o.correct]
+
+    @cached_property
+    def derived(self) -> dict[Any, Any]:
+        """Views that rules derive from several fields, computed once (see `qlint.analysis`)."""
+        return {}
 
 
 def iter_strings(value: Any, path: list[Any] | None = None) -> Iterator[tuple[list[Any], str]]:

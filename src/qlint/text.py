@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+# _WORD on lower-case ASCII with the trailing quotes and hyphens (that strip("-'") removes) left out
+_ASCII_WORD = re.compile(r"[a-z0-9](?:[a-z0-9'\-]*[a-z0-9])?")
 _MARKUP = re.compile(r"`{1,3}|\*{1,2}|_{2}|\[|\]\([^)]*\)|<[^>]+>")
+_MARKUP_CHAR = re.compile(r"[`*_\[\]<]")  # every match of _MARKUP starts with one of these
 
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are aren't as at be because been before
@@ -28,22 +30,25 @@ NEGATION_TRIGGERS = frozenset(
 
 def plain(text: str) -> str:
     """Markdown text with markup characters removed (code spans keep their words)."""
-    return _MARKUP.sub(" ", text or "")
+    text = text or ""
+    # most texts have no markup: one character-class scan is far cheaper than the alternation
+    return _MARKUP.sub(" ", text) if _MARKUP_CHAR.search(text) else text
 
 
-@lru_cache(maxsize=4096)
-def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(t.lower().replace("’", "'").strip("-'") for t in _WORD.findall(plain(text)))
+def tokenise(text: str) -> tuple[str, ...]:
+    """Lower-case word tokens, apostrophes normalised (rules read them via `qlint.analysis`)."""
+    body = plain(text)
+    if body.isascii():  # lower-casing ASCII first cannot move a token boundary
+        return tuple(_ASCII_WORD.findall(body.lower()))
+    return tuple([t.lower().replace("’", "'").strip("-'") for t in _WORD.findall(body)])
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case word tokens, apostrophes normalised. Cached: rules tokenise the same texts often."""
-    return list(_tokens(text or ""))
+    """Lower-case word tokens, apostrophes normalised."""
+    return list(tokenise(text))
 
 
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A deliberately light stemmer: plural and common suffixes, enough to match word forms."""
+def _stem(word: str) -> str:
     w = word.lower()
     for suf, rep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if w.endswith(suf) and len(w) - len(suf) >= 4:
@@ -51,19 +56,29 @@ def stem(word: str) -> str:
     return w
 
 
-@lru_cache(maxsize=4096)
-def _content_words(text: str, min_len: int) -> frozenset[str]:
-    return frozenset(stem(t) for t in _tokens(text) if len(t) >= min_len and t not in STOPWORDS)
+class _StemMemo(dict):
+    """word -> stem. Rules stem every token of every text, and a bank's vocabulary is small: a
+    dict lookup (mapped over a token tuple in C) is the cheapest cache; cleared if ever huge."""
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= 200_000:
+            self.clear()
+        value = self[word] = _stem(word)
+        return value
+
+
+# stem(word): a deliberately light stemmer (plural and common suffixes, enough to match word forms)
+stem = _StemMemo().__getitem__
 
 
 def content_words(text: str, min_len: int = 3) -> set[str]:
     """Stemmed words that carry meaning: not stopwords, at least `min_len` characters."""
-    return set(_content_words(text or "", min_len))
+    return {stem(t) for t in tokenise(text) if len(t) >= min_len and t not in STOPWORDS}
 
 
 def normalise(text: str) -> str:
     """Case, markup, punctuation and spacing folded away: for equality tests."""
-    return " ".join(tokens(text))
+    return " ".join(tokenise(text))
 
 
 def negated_spans(toks: list[str], window: int = 5) -> list[bool]:
@@ -88,7 +103,26 @@ def find_phrase(toks: list[str], phrase: list[str]) -> list[int]:
     return [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase]
 
 
+def has_phrase(toks: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """True if `phrase` occurs in `toks` (both tuples): `find_phrase`, trying only the places
+    where the first word matches."""
+    n = len(phrase)
+    if not n:
+        return False
+    first, i = phrase[0], -1
+    try:
+        while True:
+            i = toks.index(first, i + 1)
+            if toks[i : i + n] == phrase:
+                return True
+    except ValueError:
+        return False
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.?!:])\s+|\n\s*\n")
+
+
 def sentences(text: str) -> list[str]:
     """Split prose into sentences on ., ?, ! or : followed by space, and on blank lines."""
-    parts = re.split(r"(?<=[.?!:])\s+|\n\s*\n", plain(text).strip())
+    parts = _SENTENCE_BREAK.split(plain(text).strip())
     return [p.strip() for p in parts if p.strip()]

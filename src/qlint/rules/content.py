@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.analysis import all_text, strings
 from qlint.loading.positions import join_pointer
-from qlint.model import Question, iter_strings
+from qlint.model import Question
 from qlint.rules import Finding, rule
 
+_ALLOWED_CONTROLS = str.maketrans("\t\n\r", "   ")
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -32,7 +34,12 @@ def forbidden_character(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Delete the character (often it should be a space or a line break).
     """
-    for path, text in iter_strings(q.data):
+    joined = all_text(q)
+    # every forbidden character is unprintable; tab, newline and CR (allowed) too, so they are
+    # blanked out first, and the joining newlines are allowed characters
+    if joined.translate(_ALLOWED_CONTROLS).isprintable() or not _FORBIDDEN.search(joined):
+        return
+    for path, text in strings(q):
         m = _FORBIDDEN.search(text)
         if m:
             yield Finding(join_pointer(path), f"character U+{ord(m.group(0)):04X} at offset {m.start()} is not allowed in XML exports")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.analysis import TextView, per_text, view
 from qlint.diagnostic import Edit, Fix
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
-from qlint.text import content_words, find_phrase, negated_spans, normalise, sentences, tokens
+from qlint.text import has_phrase, normalise
 
 PLACEHOLDERS = frozenset(
     normalise(p)
@@ -26,7 +27,7 @@ NUMBER_NAMES = {2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX"}
 
 
 def _is_placeholder(text: str) -> bool:
-    return normalise(text) in PLACEHOLDERS
+    return view(text).normal in PLACEHOLDERS
 
 
 @rule(
@@ -76,10 +77,11 @@ def option_rationale(q: Question, ctx) -> Iterator[Finding]:
         if _is_placeholder(text):
             yield Finding(where, f"option {o.id!r} has a placeholder rationale {text.strip()!r}: explain why")
             continue
-        if len(tokens(text)) < min_words:
-            yield Finding(where, f"option {o.id!r} has a rationale of {len(tokens(text))} words; write at least {min_words}")
+        words = len(view(text).tokens)
+        if words < min_words:
+            yield Finding(where, f"option {o.id!r} has a rationale of {words} words; write at least {min_words}")
             continue
-        key = normalise(text)
+        key = view(text).normal
         if key in seen:
             other = q.options[seen[key]]
             yield Finding(where, f"option {o.id!r} repeats the rationale of option {other.id!r}")
@@ -87,8 +89,14 @@ def option_rationale(q: Question, ctx) -> Iterator[Finding]:
             seen[key] = o.index
 
 
-def stated_choose(stem: str) -> list[int]:
-    return [NUMBER_WORDS[m.group(1).lower()] for m in CHOOSE_N.finditer(stem)]
+_CHOOSE_N_HINT = re.compile(r"(?:choose|select|pick|mark|identify|check)\s+(?:two|three|four|five|six|[2-6])")
+
+
+@per_text
+def stated_choose(stem: str) -> tuple[int, ...]:
+    if not view(stem).may_find(_CHOOSE_N_HINT):  # CHOOSE_N without \b and case: tried on lower-case text
+        return ()
+    return tuple(NUMBER_WORDS[m.group(1).lower()] for m in CHOOSE_N.finditer(stem))
 
 
 @rule(
@@ -144,8 +152,8 @@ def key_count(q: Question, ctx) -> Iterator[Finding]:
 
 
 def _overlaps(text: str, options: list[OptionView]) -> dict[int, int]:
-    words = content_words(text)
-    return {o.index: len(words & content_words(o.text)) for o in options}
+    words = view(text).content()
+    return {o.index: len(words & view(o.text).content()) for o in options}
 
 
 @rule(
@@ -190,7 +198,7 @@ def exam_trap(q: Question, ctx) -> Iterator[Finding]:
     elif best_k >= best_d:
         key = max(q.keys, key=lambda o: over[o.index])
         yield Finding("/trap", f"the trap points at the key {key.text.strip()!r} rather than a distractor")
-    if not (content_words(trap) & content_words(q.stem)):
+    if not (view(trap).content() & view(q.stem).content()):
         yield Finding("/trap", "the trap shares no word with the stem: name the keyword candidates miss")
 
 
@@ -206,6 +214,8 @@ CLAIM = re.compile(
     r"\b(?:is|are) (?:the |a )?(?:correct|right|best)(?: (?:answer|choice|option|approach|solution))?\b"
     r"(?! (?:when|if|where|whenever|once|unless)\b)|\bcorrect (?:answer|choice)\b|^correct\b|\bmeets the requirement\b"
 )
+_MARKUP_LEFT = re.compile(r"[`*_\[\]<]")  # characters `plain` may act on (qlint.text)
+_CLAIM_WORDS = ("correct", "right", "best", "meets the requirement")  # every CLAIM match has one
 RIGHT_WHEN = re.compile(
     r"\b(would|could|might) (be|suit|fit|work|help|make sense)|\bsuits?\b|\bsuited\b|\bbetter (choice|fit|option|suited)"
     r"|\b(appropriate|right|correct|useful|ideal|best|good choice) (when|if|for)\b|\buse (it|this|them) (when|if|for)\b"
@@ -213,13 +223,17 @@ RIGHT_WHEN = re.compile(
 )
 
 
+@per_text
 def _claims(text: str) -> bool:
     """True if `text` asserts correctness outside a negation scope."""
-    toks = tokens(text)
+    v = view(text)
+    toks = v.tokens
     if not toks:
         return False
-    neg = negated_spans(toks)
-    joined = " ".join(toks)
+    joined = v.normal
+    if not any(w in joined for w in _CLAIM_WORDS):
+        return False
+    neg = v.negated
     for m in CLAIM.finditer(joined):
         idx = joined[: m.start()].count(" ")
         if idx < len(neg) and not neg[idx] and not (idx + 1 < len(neg) and neg[idx + 1]):
@@ -227,12 +241,13 @@ def _claims(text: str) -> bool:
     return False
 
 
-def _mentions(text_toks: list[str], text_words: set[str], option: OptionView) -> bool:
-    phrase = tokens(option.text)
-    if 0 < len(phrase) <= 8 and find_phrase(text_toks, phrase):
+def _mentions(text: TextView, option: OptionView) -> bool:
+    opt = view(option.text)
+    phrase = opt.tokens
+    if 0 < len(phrase) <= 8 and has_phrase(text.tokens, phrase):
         return True
-    words = content_words(option.text)
-    return len(words) >= 2 and len(words & text_words) / len(words) >= 0.8
+    words = opt.content()
+    return len(words) >= 2 and len(words & text.content()) / len(words) >= 0.8
 
 
 @rule(
@@ -273,11 +288,10 @@ def key_agreement(q: Question, ctx) -> Iterator[Finding]:
     if not keys:
         return  # K002 reports the missing key; agreement is undefined without one
     expl = q.explanation
-    etoks = tokens(expl)
-    ewords = content_words(expl)
+    etext = view(expl)
     margin = int(ctx.option("anchor-margin"))
-    key_named = any(_mentions(etoks, ewords, k) for k in keys)
-    named_d = [d for d in distractors if _mentions(etoks, ewords, d)]
+    key_named = any(_mentions(etext, k) for k in keys)
+    named_d = [d for d in distractors if _mentions(etext, d)]
     over = _overlaps(expl, q.options)
     best_k = max(over[k.index] for k in keys)
     best_d = max(distractors, key=lambda d: over[d.index], default=None)
@@ -287,11 +301,14 @@ def key_agreement(q: Question, ctx) -> Iterator[Finding]:
     elif best_d is not None and over[best_d.index] >= best_k + margin:
         expl_finding = (f"the explanation is about {best_d.text.strip()!r} ({over[best_d.index]} shared words) "
                         f"rather than the key ({best_k})")
-    else:
-        for sent in sentences(expl):
-            stoks, swords = tokens(sent), content_words(sent)
-            affirmed = [d for d in distractors if _mentions(stoks, swords, d)]
-            if affirmed and _claims(sent) and not any(_mentions(stoks, swords, k) for k in keys):
+    elif named_d or _MARKUP_LEFT.search(etext.plain):
+        # Without markup left after `plain`, each sentence's tokens are a run of the explanation's,
+        # so a distractor the whole explanation does not mention is mentioned in no sentence:
+        # with none mentioned, no sentence can affirm one.
+        for sent in etext.sentences:
+            stext = view(sent)
+            affirmed = [d for d in distractors if _mentions(stext, d)]
+            if affirmed and _claims(sent) and not any(_mentions(stext, k) for k in keys):
                 expl_finding = f"the explanation affirms the distractor {affirmed[0].text.strip()!r}"
                 break
     if expl_finding:
@@ -301,9 +318,9 @@ def key_agreement(q: Question, ctx) -> Iterator[Finding]:
         text = k.rationale
         if not text or _is_placeholder(text):
             continue  # K001's finding
-        low = " ".join(tokens(text))
-        neg = negated_spans(tokens(text))
-        refute = next((m for m in KEY_REFUTE.finditer(low) if not neg[low[: m.start()].count(" ")]), None)
+        low, neg = view(text).normal, view(text).negated
+        refutable = "not" in low or "wrong" in low or "incorrect" in low  # every KEY_REFUTE match has one
+        refute = next((m for m in KEY_REFUTE.finditer(low) if not neg[low[: m.start()].count(" ")]), None) if refutable else None
         if refute:
             yield Finding(f"{k.pointer}/rationale", f"the key {k.id!r} has a rationale that refutes it ({refute.group(0)!r})")
         elif not AFFIRM.search(low):
@@ -347,6 +364,6 @@ def distractor_right_when(q: Question, ctx) -> Iterator[Finding]:
     for d in q.distractors:
         if d.right_when.strip():
             continue
-        if d.rationale and RIGHT_WHEN.search(" ".join(tokens(d.rationale))):
+        if d.rationale and RIGHT_WHEN.search(view(d.rationale).normal):
             continue
         yield Finding(d.pointer, f"distractor {d.id!r} does not say when it would be the right answer (add right_when)")

@@ -6,18 +6,24 @@ import re
 import statistics
 from typing import Iterator
 
+from qlint.analysis import per_text, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import ANTONYMS
-from qlint.rules.options import is_special, near_form
+from qlint.rules.options import near_form, regular_options
 from qlint.rules.parsing import BLANK, stem_body
-from qlint.text import content_words, plain, stem, tokens
+from qlint.text import plain, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
 
 
+@per_text
+def _char_count(text: str) -> int:
+    return len(" ".join(plain(text).split()))
+
+
 def _chars(o: OptionView) -> int:
-    return len(" ".join(plain(o.text).split()))
+    return _char_count(o.text)
 
 
 def _text(o: OptionView) -> str:
@@ -54,7 +60,7 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
     if not longest:
         return
     for k in q.keys:
-        if _chars(k) > ratio * longest and len(tokens(k.text)) >= min_words:
+        if _chars(k) > ratio * longest and len(view(k.text).tokens) >= min_words:
             yield Finding(f"{k.pointer}/text", f"the key is {_chars(k) / longest:.2f} times as long as the longest distractor: "
                                                "testwise candidates pick the longest option")
 
@@ -81,7 +87,7 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Bring the odd option in line with the others.
     """
-    opts = [o for o in q.options if not is_special(o, q.options)]
+    opts = regular_options(q)
     if len(opts) < 3:
         return
     ratio, floor = float(ctx.option("ratio")), float(ctx.option("min-median"))
@@ -121,12 +127,12 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     Reword the stem (say "network", "weights"), or let distractors share the word.
     """
     n = int(ctx.option("min-length"))
-    stem_words = content_words(stem_body(q.stem), n)
-    dist_words = [content_words(d.text, n) for d in q.distractors]
+    stem_words = view(stem_body(q.stem)).content(n)
+    dist_words = [view(d.text).content(n) for d in q.distractors]
     every_d = set().union(*dist_words) if dist_words else set()
     best_d = max((len(w & stem_words) for w in dist_words), default=0)
     for k in q.keys:
-        shared = content_words(k.text, n) & stem_words
+        shared = view(k.text).content(n) & stem_words
         own = shared - every_d
         if len(own) >= int(ctx.option("min-exclusive")) or (own and len(shared) >= 2 * best_d):
             yield Finding(f"{k.pointer}/text", f"the key repeats the stem's {', '.join(repr(w) for w in sorted(own))} "
@@ -179,9 +185,13 @@ def is_plural(text: str) -> bool | None:
     return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics"))
 
 
+@per_text
 def _stem_tail(stem_text: str) -> str:
     """The stem's last word before a closing blank, colon or ellipsis."""
-    body = BLANK.sub(" ", stem_body(stem_text)).rstrip(" .:…\n\t*_")
+    body = stem_body(stem_text)
+    if "___" in body or view(body).may_contain("blank"):  # else BLANK cannot match
+        body = BLANK.sub(" ", body)
+    body = body.rstrip(" .:…\n\t*_")
     found = re.findall(r"[A-Za-z]+", body[-40:])
     return found[-1].lower() if found else ""
 
@@ -212,7 +222,9 @@ def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
     End the stem before the article ("... should use:") or write "a(n)"; make the verb agree.
     """
     tail = _stem_tail(q.stem)
-    opts = [o for o in q.options if not is_special(o, q.options)]
+    if tail not in ("a", "an", "is", "are", "was", "were"):
+        return  # the stem does not end in a word the options must agree with
+    opts = regular_options(q)
     first_words = {o.index: (re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*", plain(o.text)) or [""])[0] for o in opts}
     if tail in ("a", "an"):
         fits = {o.index: wants_an(first_words[o.index]) == (tail == "an") for o in opts}
@@ -232,8 +244,12 @@ def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
 _COMPONENT_SPLIT = re.compile(r"\s*(?:,|\+|\band\b|&)\s*")
 
 
-def components(text: str) -> list[tuple[str, ...]]:
-    return [f for f in (near_form(p) for p in _COMPONENT_SPLIT.split(plain(text))) if f]
+@per_text
+def components(text: str) -> tuple[tuple[str, ...], ...]:
+    body = plain(text)
+    # without a separator the split returns the text whole: skip the pattern, tried at every position
+    parts = _COMPONENT_SPLIT.split(body) if any(c in body for c in (",", "+", "&", "and")) else [body]
+    return tuple(f for f in (near_form(p) for p in parts) if f)
 
 
 @rule("C005", "convergence", "warning",
@@ -303,11 +319,20 @@ def _unnegated(toks: list[str]) -> tuple[list[str], int]:
 _OPPOSITE = {frozenset((stem(a), stem(b))) for a, b in ANTONYMS}
 
 
+@per_text
+def _polarity(text: str) -> tuple[tuple[str, ...], int]:
+    """The stemmed words of `text` with negations taken out, and how many there were."""
+    toks, negs = _unnegated(view(text).tokens)
+    return tuple(stem(t) for t in toks), negs
+
+
 def opposite(a: str, b: str) -> bool:
     """True if two option texts differ only by a negation or by one antonym pair."""
-    ta, na = _unnegated(tokens(a))
-    tb, nb = _unnegated(tokens(b))
-    ta, tb = [stem(t) for t in ta], [stem(t) for t in tb]
+    return _opposite(_polarity(a), _polarity(b))
+
+
+def _opposite(pa: tuple[tuple[str, ...], int], pb: tuple[tuple[str, ...], int]) -> bool:
+    (ta, na), (tb, nb) = pa, pb
     if ta == tb:
         return na != nb
     if len(ta) != len(tb) or na != nb:
@@ -342,7 +367,8 @@ def opposite_pair(q: Question, ctx) -> Iterator[Finding]:
     parallel set (increase/decrease for two different parameters).
     """
     opts = q.options
-    pairs = [(a, b) for i, a in enumerate(opts) for b in opts[i + 1:] if opposite(a.text, b.text)]
+    pol = [_polarity(o.text) for o in opts]
+    pairs = [(a, opts[j]) for i, a in enumerate(opts) for j in range(i + 1, len(opts)) if _opposite(pol[i], pol[j])]
     if len(pairs) == 1:
         a, b = pairs[0]
         if a.correct != b.correct:

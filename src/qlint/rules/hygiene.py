@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.analysis import all_text, strings
 from qlint.diagnostic import Edit, Fix
 from qlint.loading.positions import join_pointer
 from qlint.model import Question
 from qlint.rules import Finding, rule
-from qlint.model import iter_strings  # every string value with its path
 
 _HARD_BREAK = re.compile(r"\S {2,}$")  # Markdown renders two trailing spaces as a line break
 
@@ -37,7 +37,12 @@ def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
     spaces before another line (a Markdown hard line break) the fix changes the rendering, so it
     needs `--unsafe-fixes` (write a backslash at the end of the line for a visible hard break).
     """
-    for path, text in iter_strings(q.data):
+    joined = all_text(q)  # a string ending in a space or tab shows as " \n" here too
+    if " \n" not in joined and "\t\n" not in joined and not joined.endswith((" ", "\t")):
+        return
+    for path, text in strings(q):
+        if " \n" not in text and "\t\n" not in text and not text.endswith((" ", "\t")):
+            continue  # no line ends in a space or tab: the common case, decided without splitting
         lines = text.split("\n")
         bad = [i for i, ln in enumerate(lines) if ln != ln.rstrip(" \t")]
         if not bad:

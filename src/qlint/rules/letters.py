@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.analysis import per_question, per_text, view
 from qlint.model import LETTERS, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import CRITERION_FILLER, CRITERION_STOP, LEAST_QUALITY, SUPERLATIVES
 from qlint.rules.parsing import LetterRef, lead_in, letter_refs, word_set, words
-from qlint.text import content_words
 
 _LETTER_SOURCE = "rules.md 'Key agreement' 5 (13 of 305 items in a real dataset had letters filed under the wrong paragraph)"
 
@@ -26,10 +26,10 @@ def _fields(q: Question) -> Iterator[tuple[str, str, int | None]]:
                 yield f"{o.pointer}/{name}", value, o.index
 
 
-def _refs(q: Question) -> Iterator[tuple[str, LetterRef, int | None]]:
-    for pointer, text, owner in _fields(q):
-        for ref in letter_refs(text):
-            yield pointer, ref, owner
+@per_question
+def _refs(q: Question) -> tuple[tuple[str, LetterRef, int | None], ...]:
+    """Every letter reference of the question, shared by K006-K008."""
+    return tuple((pointer, ref, owner) for pointer, text, owner in _fields(q) for ref in letter_refs(text))
 
 
 def _quote(ref: LetterRef) -> str:
@@ -118,12 +118,12 @@ def letter_mismatch(q: Question, ctx) -> Iterator[Finding]:
     """
     margin = int(ctx.option("margin"))
     n = len(q.options)
-    option_words = [content_words(o.text) for o in q.options]
+    option_words = [view(o.text).content() for o in q.options]
     for pointer, ref, owner in _refs(q):
         if len(ref.letters) != 1 or LETTERS.index(ref.letters[0]) >= n:
             continue
         idx = LETTERS.index(ref.letters[0])
-        sentence = content_words(ref.sentence)
+        sentence = view(ref.sentence).content()
         # an option's own rationale describes that option while it contrasts another ("unlike (B)")
         scores = [0 if i == owner else len(sentence & w) for i, w in enumerate(option_words)]
         best = max(range(n), key=lambda i: scores[i])
@@ -132,8 +132,11 @@ def letter_mismatch(q: Question, ctx) -> Iterator[Finding]:
                                    f"{q.options[best].text.strip()!r}")
 
 
-def criterion(lead: str) -> tuple[str, set[str]] | None:
+@per_text
+def criterion(lead: str) -> tuple[str, frozenset[str]] | None:
     """The MOST/LEAST criterion of a lead-in ("LEAST operational overhead") and its content words."""
+    if not view(lead).may_contain(*SUPERLATIVES):
+        return None
     ws = words(lead)
     for i, w in enumerate(ws):
         if w.low not in SUPERLATIVES or (i and ws[i - 1].low == "at"):

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
-from functools import lru_cache
 from typing import Iterator
 
+from qlint.analysis import per_question, per_text, view
 from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, VAGUE_TERMS
 from qlint.rules.parsing import Numeric, lead_in, parse_numeric, term_hits
-from qlint.text import normalise, plain, stem, tokens
+from qlint.text import has_phrase, plain, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
 
@@ -28,35 +29,79 @@ _COMBO_TRIM = re.compile(r"^\s*(?:(?:only|both|options?|answers?|choices?|statem
 _COMBO_SPLIT = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*(?:and\s+|or\s+)?")
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 _NUMBERED_STEM = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+_ONLY = re.compile(r"\bonly\b", re.I)
+_EVERY_N = re.compile(r"\bevery\s+(?=\d)", re.I)  # "every 90 days" is a frequency, not an absolute
+_DIGIT = re.compile(r"\d")
 
 
-@lru_cache(maxsize=4096)
+# The first word of a combination is a lead word ("only", "both", "options"), a letter, a number or
+# a Roman numeral (a first word run into a trailing "only" leaves no combination), so an option
+# whose first token is anything else is no combination, decided before the trimming pattern runs.
+_COMBO_FIRST = frozenset("abcdefghij") | {r.lower() for r in _ROMAN} | frozenset(
+    "only both option options answer answers choice choices statement statements are all correct true right is and or"
+    .split())
+
+
+@per_text
 def combo_parts(text: str) -> tuple[str, ...] | None:
     """["A", "C"] for an option like "A and C" / "1, 2 and 3 only" / "I and III" / "2 only"; None otherwise."""
+    first = view(text).tokens[:1]
+    if first and first[0] not in _COMBO_FIRST and not first[0].isdigit():
+        return None
     core = _COMBO_TRIM.sub("", plain(text).strip())
     parts = [p for p in _COMBO_SPLIT.split(core) if p]
-    if len(parts) < 2 and not (parts and re.search(r"\bonly\b", text, re.I)):
+    if len(parts) < 2 and not (parts and _ONLY.search(text)):
         return None
     if all(len(p) == 1 and p in LETTERS for p in parts) or all(p.isdigit() for p in parts) or all(p in _ROMAN for p in parts):
         return tuple(parts)
     return None
 
 
+@per_text
+def _nota_text(text: str) -> bool:
+    return bool(_NOTA.match(view(text).normal))
+
+
+@per_text
+def _aota_text(text: str) -> bool:
+    return bool(_AOTA.match(view(text).normal))
+
+
 def is_nota(o: OptionView) -> bool:
-    return bool(_NOTA.match(normalise(o.text)))
+    return _nota_text(o.text)
 
 
 def is_aota(o: OptionView, options: list[OptionView]) -> bool:
-    if _AOTA.match(normalise(o.text)):
+    if _aota_text(o.text):
         return True
     parts = combo_parts(o.text)
+    if not parts:
+        return False
     others = {p.letter for p in options if p.index != o.index}
-    return bool(parts) and set(parts) == others and len(others) >= 2
+    return set(parts) == others and len(others) >= 2
 
 
 def is_special(o: OptionView, options: list[OptionView]) -> bool:
     """NOTA, AOTA or a combination: options that do not name content of their own."""
-    return is_nota(o) or is_aota(o, options) or combo_parts(o.text) is not None
+    return _special_text(o.text)
+
+
+@per_text
+def _special_text(text: str) -> bool:
+    # is_aota's letter test needs a combination, which counts as special anyway: no need for the others
+    return _nota_text(text) or _aota_text(text) or combo_parts(text) is not None
+
+
+@per_question
+def special_flags(q: Question) -> tuple[bool, ...]:
+    """`is_special` for each option, computed once for the rules that set such options aside."""
+    return tuple(_special_text(o.text) for o in q.options)
+
+
+def regular_options(q: Question) -> list[OptionView]:
+    """The options that name content of their own (not NOTA, AOTA or a combination)."""
+    flags = special_flags(q)
+    return [o for o in q.options if not flags[o.index]]
 
 
 def _text(o: OptionView) -> str:
@@ -149,12 +194,11 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
             return
 
 
+@per_question
 def _numeric(q: Question) -> list[tuple[OptionView, Numeric]] | None:
     """Every option (NOTA/AOTA aside) as a number, or None if some option is text."""
     out = []
-    for o in q.options:
-        if is_special(o, q.options):
-            continue
+    for o in regular_options(q):
         n = parse_numeric(o.text)
         if n is None:
             return None
@@ -226,7 +270,7 @@ def mixed_units(q: Question, ctx) -> Iterator[Finding]:
     if not found:
         return
     units = [n.unit for _o, n in found]
-    common = max(set(units), key=units.count)
+    common = max(dict.fromkeys(units), key=units.count)  # ties: the first in option order, not set order
     odd = [(o, n) for o, n in found if n.unit != common]
     if odd:
         o = odd[0][0]
@@ -245,9 +289,10 @@ def mixed_units(q: Question, ctx) -> Iterator[Finding]:
 _ARTICLES = {"a", "an", "the"}
 
 
+@per_text
 def near_form(text: str) -> tuple[str, ...]:
     """Tokens without articles, stemmed: equal for options that differ only in form."""
-    return tuple(stem(t) for t in tokens(text) if t not in _ARTICLES)
+    return tuple(stem(t) for t in view(text).tokens if t not in _ARTICLES)
 
 
 @rule("O006", "duplicate-options", "error", source=f"{_H} 22 (options must be distinct)")
@@ -274,7 +319,7 @@ def duplicate_options(q: Question, ctx) -> Iterator[Finding]:
     seen: dict[tuple[str, ...], OptionView] = {}
     exact: dict[str, OptionView] = {}
     for o in q.options:
-        key = normalise(o.text)
+        key = view(o.text).normal
         if key in exact:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} duplicates option {exact[key].id!r}")
             continue
@@ -292,6 +337,12 @@ def _contains(short, long) -> list[int]:
 
 
 _RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+
+
+@per_text
+def _raw_tokens(text: str) -> tuple[str, ...]:
+    """Words of the plain text with their case (tokens are lower-cased)."""
+    return tuple(_RAW_TOKEN.findall(plain(text)))
 
 
 @rule("O007", "overlapping-options", "warning", source=f"{_H} 22 (options must not overlap)")
@@ -318,9 +369,9 @@ def overlapping_options(q: Question, ctx) -> Iterator[Finding]:
     """
     if _numeric(q):
         return
-    opts = [o for o in q.options if not is_special(o, q.options)]
-    toks = {o.index: [t for t in tokens(o.text) if t not in _ARTICLES] for o in opts}
-    raws = {o.index: _RAW_TOKEN.findall(plain(o.text)) for o in opts}
+    opts = regular_options(q)
+    toks = {o.index: [t for t in view(o.text).tokens if t not in _ARTICLES] for o in opts}
+    raws = {o.index: _raw_tokens(o.text) for o in opts}
     for a in opts:
         for b in opts:
             ta, tb = toks[a.index], toks[b.index]
@@ -391,10 +442,12 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
     terms, idioms = list(ctx.option("terms")), list(ctx.option("idioms"))
     if any(term_hits(k.text, terms, idioms) for k in q.keys):
         return
+    special = special_flags(q)
     for d in q.distractors:
-        if is_special(d, q.options):
+        if special[d.index]:
             continue  # "None of these", "1 only": O001/O003's findings
-        hits = term_hits(re.sub(r"\bevery\s+(?=\d)", " ", d.text, flags=re.I), terms, idioms)
+        text = _EVERY_N.sub(" ", d.text) if view(d.text).may_contain("every") else d.text
+        hits = term_hits(text, terms, idioms)
         if hits:
             yield Finding(f"{d.pointer}/text", f"distractor {_text(d)!r} uses the absolute term {hits[0]!r} and no key does: "
                                                "it cues the wrong answer")
@@ -426,13 +479,25 @@ def vague_terms(q: Question, ctx) -> Iterator[Finding]:
     terms = list(ctx.option("terms"))
     for o in q.options:
         hits = term_hits(o.text, terms)
-        if hits and not term_hits(o.text, CONCRETE_MARKERS) and not re.search(r"\d", o.text):
+        if hits and not term_hits(o.text, CONCRETE_MARKERS) and not _DIGIT.search(o.text):
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} uses the vague term {hits[0]!r}: state a concrete condition")
 
 
+@per_text
 def _is_sentence(text: str) -> bool:
     t = plain(text).strip()
-    return t.endswith((".", "!", "?")) and len(tokens(t)) >= 4
+    return t.endswith((".", "!", "?")) and len(view(t).tokens) >= 4
+
+
+def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
+    """`statistics.pstdev(counts) / mean > limit`. pstdev is exact and slow (fractions); a float
+    estimate from the exact integer sums is within a few ulps of it, so it decides unless it
+    lies within 1e-9 of the limit, where the exact value is computed."""
+    n, total = len(counts), sum(counts)
+    estimate = math.sqrt(n * sum(c * c for c in counts) - total * total) / n / mean
+    if abs(estimate - limit) > 1e-9 * max(1.0, abs(limit)):
+        return estimate > limit
+    return statistics.pstdev(counts) / mean > limit
 
 
 @rule("O011", "non-parallel-options", "warning",
@@ -460,7 +525,7 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Write every option in the same form and at a similar length.
     """
-    opts = [o for o in q.options if not is_special(o, q.options)]
+    opts = regular_options(q)
     if len(opts) < 3:
         return
     numeric = [o for o in opts if parse_numeric(o.text)]
@@ -473,28 +538,19 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
         odd = sentence if len(sentence) <= len(opts) / 2 else [o for o in opts if o not in sentence]
         yield Finding(f"{odd[0].pointer}/text", f"option {_text(odd[0])!r} breaks the form of the others (sentences mixed with fragments)")
         return
-    counts = [len(tokens(o.text)) for o in opts]
+    counts = [len(view(o.text).tokens) for o in opts]
     mean = statistics.fmean(counts)
-    if mean and statistics.pstdev(counts) / mean > float(ctx.option("max-cv")):
-        far = max(opts, key=lambda o: abs(len(tokens(o.text)) - mean))
+    if mean and _cv_above(counts, mean, float(ctx.option("max-cv"))):
+        far = max(opts, key=lambda o: abs(len(view(o.text).tokens) - mean))
         cv = statistics.pstdev(counts) / mean
         yield Finding(f"{far.pointer}/text", f"option lengths vary too much (word-count CV {cv:.2f} > {ctx.option('max-cv')}); "
                                              f"{_text(far)!r} stands out")
 
 
-def _phrase_in(phrase: tuple[str, ...], toks: tuple[str, ...]) -> bool:
-    return bool(phrase) and bool(_contains(phrase, toks))
-
-
-@lru_cache(maxsize=4096)
-def _stems(text: str) -> tuple[str, ...]:
-    return tuple(stem(t) for t in tokens(text))
-
-
 def option_kinds(text: str, kinds: dict[str, list[str]]) -> set[str]:
     """The kinds whose name or marker words occur in `text` (stemmed, whole words)."""
-    toks = _stems(text)
-    return {k for k, markers in kinds.items() if any(_phrase_in(_stems(m), toks) for m in [k, *markers])}
+    toks = view(text).stems
+    return {k for k, markers in kinds.items() if any(has_phrase(toks, view(m).stems) for m in [k, *markers])}
 
 
 _AUXILIARIES = frozenset("can could should would will is are was were does do did must might may has have".split())
@@ -502,9 +558,9 @@ _AUXILIARIES = frozenset("can could should would will is are was were does do di
 
 def asked_kind(lead: str, kinds: dict[str, list[str]]) -> str | None:
     """The first kind named after the lead-in's wh-word ("Which distributed training strategy ...")."""
-    toks = _stems(lead)
+    toks = view(lead).stems
     names = {stem(k.lower()): k for k in kinds}
-    raw = tokens(lead)
+    raw = view(lead).tokens
     start = next((i for i, t in enumerate(raw) if t in ("which", "what")), None)
     if start is None:
         return None

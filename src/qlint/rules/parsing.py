@@ -1,34 +1,49 @@
 """Small parsers the item rules share: the lead-in, emphasis, numeric options, letter references.
 
 Everything here works on the raw Markdown of one field, so that emphasis (`**NOT**`) and
-capitals survive; word-level work goes through `qlint.text`.
+capitals survive; word-level work goes through `qlint.text`. Parsers several rules call on the
+same string are `per_text` (computed once per string, see `qlint.analysis`) and return tuples.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
+from qlint.analysis import per_text, view
 from qlint.rules.lexicons import UNITS
-from qlint.text import plain, stem, tokens
+from qlint.text import STOPWORDS, plain, stem, tokens
 
 # "(Choose TWO.)", "Select three." at the end of a stem: a format note, not part of the lead-in.
 CHOOSE_NOTE = re.compile(r"\(?\s*(?:choose|select|pick)\s+(?:\w+)\s*(?:answers?|options?)?\.?\s*\)?\.?\s*$", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.?!:])\s+(?=\S)|\n\s*\n")
+# A whitespace run after ., ?, ! or : and before more text, or a blank line. Written to start with
+# the whitespace (the lookbehind then checks the punctuation before it) rather than with the
+# lookbehind, so the search skips to whitespace instead of trying every position; same matches.
+_SENTENCE_END = re.compile(r"\s(?<=[.?!:]\s)\s*(?=\S)|\n\s*\n")
 BLANK = re.compile(r"_{3,}|\[\s*blank\s*\]|\(\s*blank\s*\)", re.I)
 _RULE_LINE = re.compile(r"^\s*_{3,}\s*$", re.M)  # a Markdown thematic break, not a blank
 _EMPHASIS = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\n]+\*(?!\*)|(?<![\w_])_[^_\n]+_(?![\w_])|<(b|strong|em|i|u)>.*?</\1>", re.I)
 
 
+_NOTE_END = re.compile(r"[\w.)]")  # a note ends in a word, "." or ")"; most stems end in "?"
+
+
+@per_text
 def stem_body(stem: str) -> str:
     """The stem without its trailing "(Choose N.)" note."""
-    return CHOOSE_NOTE.sub("", stem.rstrip()).rstrip()
+    body = stem.rstrip()
+    if not _NOTE_END.match(body[-1:]) or not view(stem).may_contain("choose", "select", "pick"):
+        return body  # no note to remove: skip the pattern, tried at every position
+    return CHOOSE_NOTE.sub("", body).rstrip()
 
 
-def raw_sentences(text: str) -> list[str]:
-    return [p.strip() for p in _SENTENCE_END.split(text.strip()) if p.strip()]
+@per_text
+def raw_sentences(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in _SENTENCE_END.split(text.strip()) if p.strip())
 
 
+@per_text
 def lead_in(stem: str) -> str:
     """The question sentence: the last sentence ending in ? or :, else the last sentence."""
     parts = raw_sentences(stem_body(stem))
@@ -38,10 +53,13 @@ def lead_in(stem: str) -> str:
     return parts[-1] if parts else ""
 
 
-def blanks(text: str) -> list[re.Match[str]]:
+@per_text
+def blanks(text: str) -> tuple[re.Match[str], ...]:
     """Fill-in blanks (`___`, `[blank]`), ignoring Markdown horizontal rules."""
+    if "___" not in text and not view(text).may_contain("blank"):
+        return ()
     cleaned = _RULE_LINE.sub(lambda m: " " * len(m.group(0)), text)
-    return list(BLANK.finditer(cleaned))
+    return tuple(BLANK.finditer(cleaned))
 
 
 def emphasised(text: str, start: int, end: int) -> bool:
@@ -64,8 +82,10 @@ class Word:
 _RAW_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 
-def words(text: str) -> list[Word]:
-    return [Word(m.group(0).lower().replace("’", "'").strip("-'"), m.start(), m.end()) for m in _RAW_WORD.finditer(text)]
+@per_text
+def words(text: str) -> tuple[Word, ...]:
+    return tuple([Word(m.group(0).lower().replace("’", "'").strip("-'"), m.start(), m.end())
+                  for m in _RAW_WORD.finditer(text)])
 
 
 def contains_phrase(toks: list[str], phrase: str) -> bool:
@@ -75,28 +95,47 @@ def contains_phrase(toks: list[str], phrase: str) -> bool:
     return any(toks[i : i + n] == p for i in range(len(toks) - n + 1)) if n else False
 
 
+def _padded(phrase: str) -> str:
+    return " " + view(phrase).normal + " "
+
+
+@lru_cache(maxsize=64)  # lexicons are a few constant tuples (defaults or configuration)
+def _padded_lexicon(phrases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_padded(p) for p in phrases)
+
+
+@lru_cache(maxsize=64)
+def _lexicon_words(phrases: tuple[str, ...]) -> frozenset[str] | None:
+    """Every word of the lexicon; None if some phrase has no word (it matches a text without any)."""
+    words = [view(p).tokens for p in phrases]
+    return None if not all(words) else frozenset(t for w in words for t in w)
+
+
 def term_hits(text: str, terms: tuple[str, ...] | list[str], idioms: tuple[str, ...] | list[str] = ()) -> list[str]:
     """Terms of a lexicon found as whole words in `text`, after removing idioms that contain them."""
-    low = " " + " ".join(tokens(text)) + " "
-    for idiom in idioms:
-        low = low.replace(" " + " ".join(tokens(idiom)) + " ", " # ")
-    return [t for t in terms if " " + " ".join(tokens(t)) + " " in low]
+    words = _lexicon_words(tuple(terms))
+    if words is not None and words.isdisjoint(view(text).tokens):
+        return []  # a term is found only where its words are (removing idioms adds none)
+    low = _padded(text)
+    for idiom in _padded_lexicon(tuple(idioms)):
+        low = low.replace(idiom, " # ")
+    return [t for t, padded in zip(terms, _padded_lexicon(tuple(terms))) if padded in low]
 
 
-def word_set(text: str) -> set[str]:
+@per_text
+def word_set(text: str) -> frozenset[str]:
     """Stemmed content words with hyphenated compounds split ("cost-effective" -> cost, effective)."""
-    from qlint.text import STOPWORDS
-
     out = set()
-    for t in tokens(text):
+    for t in view(text).tokens:
         for part in t.split("-"):
             if len(part) >= 3 and part not in STOPWORDS:
                 out.add(stem(part))
-    return out
+    return frozenset(out)
 
 
 # --- numeric options -------------------------------------------------------------------------
 
+_DIGIT = re.compile(r"\d")
 _NUM = r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d+(?:\.\d+)?"
 _UNIT = r"%|[A-Za-z$][A-Za-z/]*(?:\s+(?:per|a|an|of)?\s*[A-Za-z/]+){0,2}"
 _APPROX = r"(?:about|approximately|around|roughly|~)?\s*"
@@ -141,6 +180,11 @@ def _value(num: str) -> float:
 
 def parse_numeric(text: str) -> Numeric | None:
     """The interval an option like "15 minutes", "$0.05", "10-20 ms" or "at least 4 GB" denotes."""
+    return _parse_numeric(text) if _DIGIT.search(text) else None  # every form holds a number
+
+
+@per_text
+def _parse_numeric(text: str) -> Numeric | None:
     t = plain(text).strip().rstrip(".").strip()
     m = _SINGLE.match(t)
     if m:
@@ -191,14 +235,47 @@ def _sentence_at(text: str, pos: int) -> str:
     return text[begin : nxt[0] if nxt else len(text)].strip()
 
 
-def letter_refs(text: str) -> list[LetterRef]:
+# Every pattern above ends its match with a letter A-J that no word character follows: texts
+# without one (most rationales) need none of the four scans. Each pattern also has a cheap
+# necessary condition (a simpler regex with a literal start, a superset of its matches), so a
+# text with "DynamoDB" in it does not pay for four scans that try every position.
+_LETTER_HINT = re.compile(r"[A-J](?!\w)")
+# The same before markup is removed: `plain` turns markup (which may start with "_") into spaces,
+# so such a letter is followed in the raw text by a character that is no letter or digit.
+_RAW_LETTER_HINT = re.compile(r"[A-J](?![^\W_])")
+_KEYWORD_LETTER = re.compile(r"(?:option|answer|choice|letter|response)s?\s+\(?[a-j]")  # pattern 1, lower-cased
+_PAREN_LETTER = re.compile(r"\([A-J]\)")  # pattern 2
+_LETTER_LIST_HINT = re.compile(r"[A-J](?:\s*,\s*[A-J])*\s*,?\s*(?:and|or|&)\s+[A-J]")  # pattern 3, no lookarounds
+_SENTENCE_LETTER = re.compile(r"[.!?]\s[A-J]")  # pattern 4 after the first character
+
+
+def _possible_patterns(body: str) -> tuple[bool, bool, bool, bool]:
+    ascii_text = body.isascii()  # lower-casing non-ASCII text can create ASCII letters: no shortcut
+    return (not ascii_text or bool(_KEYWORD_LETTER.search(view(body).lower)),
+            bool(_PAREN_LETTER.search(body)),
+            bool(_LETTER_LIST_HINT.search(body)),
+            body[:1] in ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J") or bool(_SENTENCE_LETTER.search(body)))
+
+
+def letter_refs(text: str) -> tuple[LetterRef, ...]:
     """References to options by letter ("option B", "(C)", "A and D are correct"), first to last."""
-    body = plain(text)
+    # most texts fail the raw test: decided before any shared view is made for them
+    return _letter_refs(text) if _RAW_LETTER_HINT.search(text) else ()
+
+
+@per_text
+def _letter_refs(text: str) -> tuple[LetterRef, ...]:
+    body = view(text).plain
+    if not _LETTER_HINT.search(body):
+        return ()
+    needed = _possible_patterns(body)
     found: dict[int, LetterRef] = {}
-    for pattern in _LETTER_PATTERNS:
+    for pattern, possible in zip(_LETTER_PATTERNS, needed):
+        if not possible:
+            continue
         for m in pattern.finditer(body):
             if any(r.start <= m.start(1) < r.end for r in found.values()):
                 continue
             letters = tuple(re.findall(r"[A-J]", m.group(1)))
             found[m.start(1)] = LetterRef(letters, m.start(1), m.end(1), _sentence_at(body, m.start(1)))
-    return [found[k] for k in sorted(found)]
+    return tuple(found[k] for k in sorted(found))

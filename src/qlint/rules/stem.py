@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.analysis import per_text, view
 from qlint.model import Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (
     CLAUSE_BREAKS, LEAST_QUALITY, NEGATION_IDIOMS, NEGATIONS, NEGATIVE_LEAD, TASK_VERBS, WH_WORDS,
 )
 from qlint.rules.parsing import Word, blanks, emphasised, lead_in, raw_sentences, stem_body, words
-from qlint.text import tokens
 
 _H17 = "Haladyna, Downing & Rodriguez (2002) guideline 17; NBME item-writing guide (Paniagua & Swygert 2016)"
 
@@ -22,19 +22,23 @@ def _is_negation(w: Word, nxt: Word | None, lexicon: tuple[str, ...]) -> bool:
     return w.low in lexicon or w.low.endswith("n't")
 
 
-def _idiom_mask(ws: list[Word]) -> set[int]:
+_IDIOMS = tuple(idiom.split() for idiom in NEGATION_IDIOMS)
+
+
+def _idiom_mask(ws: tuple[Word, ...]) -> set[int]:
     """Indexes of words inside a negation idiom ("not only", "at least", "whether or not")."""
     low = [w.low for w in ws]
     masked: set[int] = set()
-    for idiom in NEGATION_IDIOMS:
-        p = idiom.split()
-        for i in range(len(low) - len(p) + 1):
-            if low[i : i + len(p)] == p:
-                masked.update(range(i, i + len(p)))
+    for p in _IDIOMS:
+        n = len(p)
+        for i, w in enumerate(low):  # compare whole idioms only where their first word is
+            if w == p[0] and low[i : i + n] == p:
+                masked.update(range(i, i + n))
     return masked
 
 
-def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> list[Word]:
+@per_text
+def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> tuple[Word, ...]:
     """Negations that make the lead-in ask for the excluded option.
 
     EXCEPT counts anywhere; other negations only in the main clause: from the wh-word (or the
@@ -52,10 +56,10 @@ def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> 
         nxt = ws[i + 1] if i + 1 < len(ws) else None
         if w.low == "except" or (in_main and i >= start and _is_negation(w, nxt, lexicon)):
             found.append(w)
-    return found
+    return tuple(found)
 
 
-def _lead_and_negations(q: Question, ctx) -> tuple[str, list[Word]]:
+def _lead_and_negations(q: Question, ctx) -> tuple[str, tuple[Word, ...]]:
     lead = lead_in(q.stem)
     return lead, negative_lead_words(lead, tuple(ctx.option("words")))
 
@@ -127,6 +131,7 @@ _LITOTES = re.compile(r"\bnot\s+(?:un[a-z]{3,}|in(?:correct|valid|accurate|appro
                       r"|im(?:possible|probable|proper)|ir(?:relevant|regular)|il(?:legal|logical)|non-?[a-z]{3,})\b", re.I)
 
 
+@per_text
 def _negation_count(text: str) -> int:
     ws = words(text)
     masked = _idiom_mask(ws)
@@ -158,8 +163,9 @@ def double_negative(q: Question, ctx) -> Iterator[Finding]:
     Rewrite the lead-in positively, or rewrite the negative options as positive statements.
     """
     lead = lead_in(q.stem)
-    if _LITOTES.search(lead):
-        yield Finding("/stem", f"the lead-in uses a double negative ({_LITOTES.search(lead).group(0)!r})")
+    litotes = _LITOTES.search(lead) if view(lead).may_contain("not") else None
+    if litotes:
+        yield Finding("/stem", f"the lead-in uses a double negative ({litotes.group(0)!r})")
         return
     negs = negative_lead_words(lead)
     if not negs:
@@ -247,7 +253,7 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
         return
     if blanks(body) or not body.rstrip("*_ )").endswith((".", "!")):
         return  # a completion item: the options finish the statement
-    first = tokens(sentences[-1])[:1]
+    first = view(sentences[-1]).tokens[:1]
     if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS):
         return
     yield Finding("/stem", "the stem asks no question: end it with the question or task the options answer")
@@ -286,11 +292,13 @@ def choose_n_wording(q: Question, ctx) -> Iterator[Finding]:
     Make the wording, `type` and `choose` agree: "(Choose TWO.)" with `type: multiple`, `choose: 2`.
     """
     stem = q.stem
-    m = _OPEN_COUNT.search(stem)
+    text = view(stem)
+    m = _OPEN_COUNT.search(stem) if text.may_contain("apply", "more") else None
     if m:
         yield Finding("/stem", f"the stem asks for {m.group(0)!r}: state a fixed number ('Choose TWO.') and set choose")
         return
-    for m in _WHICH_N.finditer(stem):
+    asks_n = text.may_contain("which", "what") and text.may_contain(*_N, *"23456")
+    for m in _WHICH_N.finditer(stem) if asks_n else ():
         n = _N.get(m.group(1).lower()) or int(m.group(1))
         if n != q.choose:
             yield Finding("/stem", f"the stem asks {m.group(0)!r} but the question expects {q.choose} answer(s)")
@@ -321,7 +329,7 @@ def window_dressing(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Cut sentences that no option's rationale refers to.
     """
-    n = len(tokens(stem_body(q.stem)))
+    n = len(view(stem_body(q.stem)).tokens)
     budget = int(ctx.option("max-words"))
     if n > budget:
         yield Finding("/stem", f"the stem has {n} words, over the budget of {budget}: cut details the options do not depend on")

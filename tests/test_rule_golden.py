@@ -1,0 +1,185 @@
+"""Every rule's findings on fixed corpora, against a stored golden file: speed work on the rules
+(shared views, prefilters, bank indexes) must not change a single result.
+
+The corpora: the sample bank and a small generated bank with planted flaws and near-duplicates,
+both linted end to end (positions, bank rules); the labelled rule-quality set; and questions
+mutated from those (phrases spliced in, options swapped, keys flipped) to reach the rules' odd
+branches: letter references, numbers, negations, combinations. Regenerate the golden file only
+for an intended change of results, and review its diff:
+
+    QLINT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_rule_golden.py
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from qlint.bank import Bank
+from qlint.engine import RuleContext, lint, load_exams, make_settings
+from qlint.loading.schema import validate
+from qlint.model import Question
+from qlint.project.config import Config, load_config
+from qlint.rules import RULES
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from synthbank import generate  # noqa: E402
+
+GOLDEN = REPO / "tests" / "golden" / "rules.json"
+UPDATE = os.environ.get("QLINT_UPDATE_GOLDEN") == "1"
+
+# Phrases the rules look for, spliced into texts at random word boundaries.
+SNIPPETS = (
+    "option B", "Option E is correct.", "(C)", "A and D are correct.", "B. ", "answers A, C and D", "not", "NOT",
+    "**NOT**", "EXCEPT", "LEAST likely", "LEAST operational overhead", "MOST cost-effective", "at least", "___",
+    "[blank]", "(Choose TWO.)", "Select all that apply", "Which two", "Choose one", "always", "never", "only",
+    "read-only", "usually", "may", "when", "an", "a", "is", "are", "15 minutes", "$0.05", "10-20 ms",
+    "at least 4 GB", "None of the above", "All of the above", "A and C only", "1 and 3", "I and III",
+    "Both A and B", "not uncommon", "don't", "cannot", "is the correct answer", "would be better when",
+    "\x0b", "  \n", "every 90 days", "Incorrect.", "TBD", "designed for", "Which statement is true?",
+    "1. first\n2. second\n", "*emphasis*", "__strong__", "`code span`", "<b>bold</b>", "an S3 bucket", "an hour",
+    "Increase the batch size", "Decrease the batch size", "Which service", "so that data does not leave", "\n\n",
+    "512 MB", "1 GB", "(A)", "Neither A nor B", "both", "DynamoDB",
+)
+
+
+def _line(q: Question, code: str, f) -> str:
+    severity = "" if f.severity is None else f" [{f.severity.name.lower()}]"
+    return f"{q.id} {code} {f.pointer}{severity}: {f.message}"
+
+
+def item_findings(questions: list[Question], exams, skip: set[str] = frozenset()) -> list[str]:
+    """Every item rule (all of them but `skip`, default options) on every question, in memory."""
+    config = Config(root=REPO)
+    rules = [r for code, r in sorted(RULES.items()) if r.scope == "item" and code not in skip]
+    out = []
+    for q in questions:
+        for r in rules:
+            out += [_line(q, r.code, f) for f in r.check(q, RuleContext(r, config, exams))]
+    return out
+
+
+def bank_findings(questions: list[Question], exams) -> list[str]:
+    config = Config(root=REPO)
+    bank = Bank(questions, exams, {os.path.realpath(q.path) for q in questions})
+    by_path = {q.path: q for q in questions}
+    out = []
+    for code, r in sorted(RULES.items()):
+        if r.scope == "bank":
+            out += [_line(by_path[f.path], code, f) for f in r.check(bank, RuleContext(r, config, exams, bank))]
+    return out
+
+
+def linted(root: Path, paths: list[str]) -> list[str]:
+    """`qlint check --select ALL` from `root`: diagnostics as the text report shows them."""
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        settings = make_settings(load_config(root), select=["ALL"])
+        result = lint(paths, settings)
+    finally:
+        os.chdir(cwd)
+    return [f"{d.path}:{d.line}:{d.col}: {d.code} [{d.severity.name.lower()}] {d.message}" for d in result.diagnostics]
+
+
+def _splice(rng: random.Random, text: str) -> str:
+    if rng.random() < 0.15:
+        return rng.choice(SNIPPETS)
+    words = text.split(" ")
+    for _ in range(rng.randint(1, 3)):
+        words.insert(rng.randrange(len(words) + 1), rng.choice(SNIPPETS))
+    return " ".join(words)
+
+
+def mutants(pool: list[dict], n: int, seed: int = 11) -> list[dict]:
+    """`n` schema-valid questions built from `pool` by splicing phrases and swapping parts."""
+    rng = random.Random(seed)
+    texts = {k: [q[k] for q in pool if isinstance(q.get(k), str)] for k in ("stem", "trap", "explanation")}
+    options = [o for q in pool for o in q["options"]]
+    out: list[dict] = []
+    while len(out) < n:
+        q = copy.deepcopy(rng.choice(pool))
+        q["id"] = f"mutant-{len(out) - (len(out) % 37 == 36):03d}"  # a few ids used twice (B001)
+        for k in ("stem", "trap", "explanation"):
+            if rng.random() < 0.3:
+                q[k] = rng.choice(texts[k])
+            if rng.random() < 0.5 and isinstance(q.get(k), str):
+                q[k] = _splice(rng, q[k])
+        if rng.random() < 0.3:
+            q["options"] = [dict(copy.deepcopy(rng.choice(options)), id=f"o{i}") for i in range(rng.randint(2, 7))]
+        for o in q["options"]:
+            for field in ("text", "rationale", "right_when"):
+                if rng.random() < 0.25:
+                    o[field] = _splice(rng, o[field] if isinstance(o.get(field), str) else "")
+            if rng.random() < 0.1:
+                o["correct"] = not o.get("correct")
+        rng.shuffle(q["options"])
+        if rng.random() < 0.2:
+            q["type"], q["choose"] = "multiple", rng.randint(2, 4)
+        if rng.random() < 0.1:
+            q["shuffle"] = False
+        if not validate("question", q):
+            out.append(q)
+    return out
+
+
+def _labelled():
+    spec = REPO / "scripts" / "rule_quality.py"
+    sys.path.insert(0, str(spec.parent))
+    import rule_quality  # the labelled set's loader, shared with the scoring script
+
+    items, unlabelled = rule_quality.load_set()
+    return [it.question for it in items], unlabelled, rule_quality.load_exams()
+
+
+def compute(tmp: Path) -> dict[str, list[str]]:
+    # the labelled items have no rationales or traps by design: the rules on those (the set's
+    # `unlabelled` codes) would only repeat one finding per item; the mutants cover them
+    labelled, unlabelled, exams = _labelled()
+    root = tmp / "generated"
+    generate(root / "bank", 240, seed=7, dup_every=40, flaw_every=23)
+    (root / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
+    settings = make_settings(load_config(REPO), select=["ALL"])
+    load_exams(settings)
+    sample = [Question(str(p), r.data) for p, r in sorted(lint([str(REPO / "bank")], settings).results.items())
+              if r.valid and r.kind == "question"]
+    pool = [q.data for q in labelled + sample]
+    mutated = [Question(f"mutants/{i:03d}.yaml", d) for i, d in enumerate(mutants(pool, 100))]
+    return {
+        "sample": linted(REPO, ["bank"]),
+        "generated": linted(root, ["bank"]),
+        "labelled": item_findings(labelled, exams, unlabelled) + bank_findings(labelled, exams),
+        "mutants": item_findings(mutated, exams) + bank_findings(mutated, exams),
+    }
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return compute(tmp_path_factory.mktemp("golden"))
+
+
+def test_rules_give_the_golden_results(results):
+    if UPDATE:
+        GOLDEN.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        pytest.skip(f"rewrote {GOLDEN.relative_to(REPO)}")
+    assert GOLDEN.exists(), "no golden file: run with QLINT_UPDATE_GOLDEN=1 and review it"
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    for corpus, lines in golden.items():
+        assert results[corpus] == lines, f"{corpus}: rule results changed"
+
+
+def test_golden_corpora_exercise_the_rules():
+    """The golden file is only as strong as its corpora: most rules must have findings in it."""
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    codes = {line.split(" ")[1] for lines in (golden["labelled"], golden["mutants"]) for line in lines}
+    codes |= {line.split(": ")[1].split(" ")[0] for line in golden["generated"]}
+    checking = {code for code, r in RULES.items() if r.scope in ("item", "bank")}
+    assert len(checking - codes) <= 3, sorted(checking - codes)
