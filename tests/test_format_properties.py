@@ -13,7 +13,7 @@ import io
 
 import yaml
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, FoldedScalarString, LiteralScalarString,
@@ -116,8 +116,16 @@ def question_texts(draw):
     return "\n".join(lines) + "\n", comments
 
 
+# Regression: a literal block whose last line is only spaces past the block's indentation ("a\n  ")
+# ends on that line; it was taken for a blank line before the next key, which then gained one more
+# blank line on every run.
+SPACES_LAST_LINE = ("format: 1\nid: q-one\noptions:\n  - correct: true\n    text: |-\n      a\n        \n    id: a\n"
+                    "  - id: b\n    text: |-\n      b\n         \n    # c0 after\n    correct: false\n", ["c0 after"])
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(question_texts())
+@example(SPACES_LAST_LINE)
 def test_format_keeps_values_and_comments_and_is_idempotent(generated):
     text, comments = generated
     before = readable(text)

@@ -30,7 +30,7 @@ def schema_errors(root: Path, path: Path) -> list[str]:
 
 
 def test_registry_lists_the_importers():
-    assert {"page", "gift"} <= set(IMPORTERS.names())
+    assert {"page", "gift", "moodle", "qti21", "qti30"} <= set(IMPORTERS.names())
 
 
 def test_page_with_choices_references_and_related(capsys, project):
@@ -135,4 +135,4 @@ def test_unreadable_source_exits_2(capsys, project):
     code, _out, err = run(capsys, "import", "--from", "gift", "latin1.gift")
     assert code == 2 and "cannot read" in err
     code, _out, err = run(capsys, "import", "--from", "nope", "latin1.gift")
-    assert code == 2 and "choose from: gift, page" in err
+    assert code == 2 and "choose from: gift, moodle, page, qti21, qti30" in err

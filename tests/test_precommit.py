@@ -39,12 +39,17 @@ def test_manifest_and_config_validate(tmp_path):
 
 def test_hook_settings():
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    assert list(hooks) == ["qlint", "qlint-format"]
     hook = hooks["qlint"]
     assert hook["entry"] == "qlint check" and hook["language"] == "python"
     assert hook["require_serial"] is True and hook.get("pass_filenames", True) is True
-    files = re.compile(hook["files"])
-    assert files.search("bank/mla-c01/x/q.yaml") and files.search("bank/exams/mla-c01.yml")
-    assert not files.search("notes/q.yaml") and not files.search("bank/README.md")
+    fmt = hooks["qlint-format"]
+    assert fmt["entry"] == "qlint format" and fmt["language"] == "python" and fmt["types"] == ["yaml"]
+    assert fmt.get("pass_filenames", True) is True and "args" not in fmt  # rewrite, not --check
+    for h in (hook, fmt):
+        files = re.compile(h["files"])
+        assert files.search("bank/mla-c01/x/q.yaml") and files.search("bank/exams/mla-c01.yml")
+        assert not files.search("notes/q.yaml") and not files.search("bank/README.md")
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +92,42 @@ def test_try_repo_passes_the_good_file(consumer):
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert re.search(r"^qlint\.+Passed$", out, re.M), out
+
+
+@pytest.fixture(scope="module")
+def format_consumer(tmp_path_factory):
+    """A bank repository with a canonical question and a messy copy of it (keys out of order, odd spacing)."""
+    root = tmp_path_factory.mktemp("format-consumer")
+    folder = root / QUESTIONS
+    folder.mkdir(parents=True)
+    (root / "bank" / "exams").mkdir()
+    shutil.copy(BANK / "exams" / "mla-c01.yaml", root / "bank" / "exams")
+    canonical = standalone_sample()
+    messy = canonical.replace("format: 1\nid: mla-c01-dev-layer-split-gpus\n", "id:   mla-c01-dev-layer-split-gpus\nformat: 1\n")
+    messy = messy.replace("tags: [distributed-training, gpu-memory]", "tags:    # two tags\n- distributed-training\n- gpu-memory")
+    assert messy.count("\n") > canonical.count("\n")
+    (folder / "canonical.yaml").write_text(canonical, encoding="utf-8")
+    (folder / "messy.yaml").write_text(messy, encoding="utf-8")
+    for args in (["init", "-q"], ["add", "-A"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    return root, tmp_path_factory.mktemp("pre-commit-home"), canonical
+
+
+def test_try_repo_format_rewrites_the_messy_file_and_leaves_the_canonical_one(format_consumer):
+    root, home, canonical = format_consumer
+    folder = root / QUESTIONS
+    before = (folder / "canonical.yaml").read_bytes()
+    proc = pre_commit("try-repo", str(REPO), "qlint-format", "--files", f"{QUESTIONS}/canonical.yaml",
+                      f"{QUESTIONS}/messy.yaml", cwd=root, home=home)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out  # what pre-commit says for a fixer that changed files
+    assert re.search(r"^qlint format\.+Failed$", out, re.M) and "files were modified by this hook" in out, out
+    assert (folder / "canonical.yaml").read_bytes() == before
+    fixed = (folder / "messy.yaml").read_text(encoding="utf-8")
+    assert fixed.startswith("# yaml-language-server") and "format: 1\nid: mla-c01-dev-layer-split-gpus\n" in fixed
+    assert fixed == canonical.replace("gpu-memory]", "gpu-memory]  # two tags")  # the comment survives
+    again = pre_commit("try-repo", str(REPO), "qlint-format", "--files", f"{QUESTIONS}/messy.yaml", cwd=root, home=home)
+    assert again.returncode == 0 and re.search(r"^qlint format\.+Passed$", again.stdout, re.M), again.stdout + again.stderr
 
 
 def test_wheel_ships_the_schemas(tmp_path):

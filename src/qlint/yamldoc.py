@@ -195,9 +195,27 @@ class _Builder:
         last = node.end_mark.line if node.end_mark.column else node.end_mark.line - 1
         last = min(last, len(self.lines) - 1)
         if "+" not in header.split("#")[0]:
+            # A line of spaces only is trailing (not content) unless it reaches past the content
+            # indentation: `|-` over "a" and "  " (two spaces more) reads "a\n  ".
+            indent = self._block_indent(node)
             while last > node.start_mark.line and not self.line_text(last).strip(WS):
+                ln = self.line_text(last)
+                if indent is not None and len(ln) > indent and not ln[:indent].strip(" "):
+                    break
                 last -= 1
         return last, len(self.line_text(last))
+
+    def _block_indent(self, node: ScalarNode) -> int | None:
+        """A block scalar's content indentation: the first line holding text, less the spaces its
+        value keeps at the start (those sit beyond the indentation); None for blank-only content."""
+        first = next((seg for seg in str(node.value).split("\n") if seg.strip(" ")), None)
+        if first is None:
+            return None
+        for ln in range(node.start_mark.line + 1, node.end_mark.line + 1):
+            text = self.line_text(ln)
+            if text.strip(" "):
+                return (len(text) - len(text.lstrip(" "))) - (len(first) - len(first.lstrip(" ")))
+        return None
 
     def value(self, node: Node, parts: list[Any]) -> Value:
         if isinstance(node, ScalarNode):

@@ -20,6 +20,7 @@ from qlint.registry import Registry
 class Unmapped:
     line: int  # 1-based line in the source (0: the file as a whole)
     message: str  # what could not be mapped, quoting the source text
+    part: str = ""  # the file inside a package source (`items/q1.xml`), if any
 
 
 @dataclass
@@ -28,15 +29,18 @@ class Imported:
     line: int  # where the question starts in the source
     unmapped: list[Unmapped] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)  # the source's comments on it, kept as YAML comments
+    part: str = ""  # the file inside a package source that holds it
+    files: dict[str, bytes] = field(default_factory=dict)  # images to write, by path inside the bank
 
 
 @dataclass(frozen=True)
 class ImportJob:
     source: Path
-    text: str
+    text: str  # the source as text ("" for importers that read bytes or a package)
     exams: dict[str, Exam]
     exam: str = ""  # defaults when the source does not say (--exam, --domain)
     domain: str = ""
+    data: bytes = b""  # the source's bytes, for importers that read bytes (XML declares its encoding)
 
 
 @dataclass
@@ -55,14 +59,15 @@ class Importer:
     description: str
     read: Callable[[ImportJob], ImportResult]
     suffixes: tuple[str, ...] = ()  # files taken from a SOURCE folder
+    reads: str = "text"  # "text" (decoded UTF-8), "bytes", or "package" (SOURCE itself: a zip or a folder)
 
 
 IMPORTERS: Registry[Importer] = Registry("import format", "qlint.importers")
 
 
-def importer(name: str, description: str, suffixes: tuple[str, ...] = ()):
+def importer(name: str, description: str, suffixes: tuple[str, ...] = (), reads: str = "text"):
     def deco(fn: Callable[[ImportJob], ImportResult]) -> Callable[[ImportJob], ImportResult]:
-        IMPORTERS.add(name, Importer(name, description, fn, suffixes))
+        IMPORTERS.add(name, Importer(name, description, fn, suffixes, reads))
         return fn
 
     return deco

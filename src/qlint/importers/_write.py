@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
+
 from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 from qlint.files import safe_join
 from qlint.formatter import format_text
-from qlint.importers import Imported
+from qlint.importers import Imported, Unmapped
 from qlint.loading.schema_fixes import slug
+from qlint.scalars import literal_safe
 from qlint.project.config import Config
 from qlint.scaffold import question_file_name, schema_ref
 
@@ -31,15 +35,33 @@ def _one_line(text: str) -> str:
     return " / ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
+def _where(u: Unmapped) -> str:
+    return " ".join(filter(None, [u.part, f"line {u.line}" if u.line else ""])) or "source"
+
+
+def _blocks(value: Any) -> Any:
+    """Multi-line text as literal blocks, the formatter's canonical style (a quoted string would be
+    kept quoted: the formatter keeps an author's quoting)."""
+    if isinstance(value, dict):
+        return {k: _blocks(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_blocks(v) for v in value]
+    if isinstance(value, str) and "\n" in value.rstrip("\n") and literal_safe(value):
+        return LiteralScalarString(value)
+    return value
+
+
 def to_yaml(q: Imported, source: str, fmt: str, target: Path, config: Config) -> str:
-    """The question as a formatted file; unmapped source text is kept in comments at the top."""
+    """The question as a formatted file; unmapped source text is kept in comments at the top.
+    `source` says where the question comes from (`file:line`)."""
     y = YAML()
     y.width = 1 << 16
     buf = io.StringIO()
-    y.dump(q.data, buf)
+    y.dump(_blocks(q.data), buf)
     header = [f"# yaml-language-server: $schema={schema_ref(target, config)}",
-              f"# Imported by qlint from {source}:{q.line} ({fmt}); review it, then set status to review."]
-    header += [f"# {ORDER_HINT} (line {u.line}): {_one_line(u.message)}" for u in q.unmapped]
+              f"# Imported by qlint from {source} ({fmt}); review it"
+              + (", then set status to review." if q.data.get("status", "draft") == "draft" else ".")]
+    header += [f"# {ORDER_HINT} ({_where(u)}): {_one_line(u.message)}" for u in q.unmapped]
     header += [f"# source comment: {_one_line(c)}" for c in q.comments]
     return format_text("\n".join(header) + "\n" + buf.getvalue(), "question", config)
 

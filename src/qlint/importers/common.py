@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Callable
 
 from qlint.importers import Imported, ImportJob, Unmapped, match_domain, match_exam
+from qlint.formatter import key_order
 from qlint.loading.schema_fixes import slug
 
 
@@ -43,3 +45,33 @@ def place(q: Imported, job: ImportJob, exam_text: str, domain_text: str, line: i
 
 def question(qid_words: str, data: dict[str, Any], exam: str, domain: str) -> str:
     return slug(f"{exam}-{domain}-{qid_words}", 80)
+
+
+QUESTION_ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")  # option ids and tags
+
+
+def short(text: str, n: int = 60) -> str:
+    """A source excerpt for a message: one line, at most `n` characters, quoted."""
+    one = " ".join(text.split())
+    return repr(one if len(one) <= n else one[: n - 3] + "...")
+
+
+def clean_tags(tags: list[str], note: Callable[[str], None]) -> list[str]:
+    """Tags as qlint slugs, without repeats; each one that had to change is reported."""
+    out: list[str] = []
+    for tag in tags:
+        if not SLUG.match(tag):
+            new = slug(tag, 48)
+            note(f"tag {tag!r} became {new!r}")
+            tag = new
+        if tag and tag not in out:
+            out.append(tag)
+    return out
+
+
+def in_schema_order(data: dict[str, Any]) -> dict[str, Any]:
+    """The question's fields in the schema's order (the formatter would sort them anyway; files
+    read more easily when `qlint import` writes them that way already)."""
+    order = key_order("question", ())
+    return {k: data[k] for k in sorted(data, key=lambda k: order.index(k) if k in order else len(order))}

@@ -22,7 +22,11 @@ def read_bytes(path: str, limits: Limits) -> bytes:
         if size > limits.max_file_bytes:
             raise LoadError("Y009", f"file is {size:,} bytes; the limit is {limits.max_file_bytes:,} (max-file-bytes)")
         with open(path, "rb") as fh:
-            data = fh.read(limits.max_file_bytes + 1)
+            # Read what stat promised plus a little (a file may grow meanwhile); asking for the
+            # whole limit allocated a 1 MB buffer per file, ~0.7 ms each.
+            data = fh.read(min(size + 65536, limits.max_file_bytes + 1))
+            if len(data) == size + 65536:  # still growing: read on, up to the limit
+                data += fh.read(limits.max_file_bytes + 1 - len(data))
     except LoadError:
         raise
     except OSError as exc:

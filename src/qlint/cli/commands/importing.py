@@ -9,18 +9,58 @@ from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.cli.commands._authoring import internal_error, project, refuse_batch
-from qlint.files import Batch, UnsafePathError
+from qlint.files import Batch, UnsafePathError, safe_join
 from qlint.formatter import FormatError
-from qlint.importers import IMPORTERS, ImportJob, SourceError
+from qlint.importers import IMPORTERS, Imported, Importer, ImportJob, ImportResult, SourceError
+from qlint.importers._package import PackageLimits
 from qlint.importers._write import target_path, to_yaml
 from qlint.loading.errors import LoadError
 from qlint.project.discovery import display_path
 
 
-def _sources(source: Path, suffixes: tuple[str, ...]) -> list[Path]:
-    if source.is_dir():
-        return sorted(p for p in source.rglob("*") if p.is_file() and p.suffix.lower() in suffixes and not p.name.startswith("."))
+MAX_SOURCE_BYTES = PackageLimits().max_entry_bytes
+
+
+def _sources(source: Path, imp: Importer) -> list[Path]:
+    if source.is_dir() and imp.reads != "package":  # a package importer takes the folder as one package
+        return sorted(p for p in source.rglob("*") if p.is_file() and p.suffix.lower() in imp.suffixes and not p.name.startswith("."))
     return [source]
+
+
+def _read(src: Path, imp: Importer, args: argparse.Namespace, exams) -> ImportResult:
+    """Run the importer on one source; OSError, UnicodeDecodeError or SourceError when it cannot be read."""
+    if imp.reads == "package":
+        return imp.read(ImportJob(src, "", exams, args.exam, args.domain))
+    with open(src, "rb") as fh:
+        data = fh.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SourceError(f"larger than {MAX_SOURCE_BYTES:,} bytes; refusing to read it")
+    text = data.decode("utf-8-sig") if imp.reads == "text" else ""
+    return imp.read(ImportJob(src, text, exams, args.exam, args.domain, data))
+
+
+def at(shown: str, part: str, line: int) -> str:
+    """`source[/file inside a package][:line]`."""
+    return shown + (f"/{part}" if part else "") + (f":{line}" if line else "")
+
+
+def _images(q: Imported, output: Path, force: bool, planned: list[tuple[Path, bytes | str]]) -> list[str]:
+    """Plan the question's images (packaged with it) into the bank; problems as messages. An
+    existing file with the same bytes is kept; with other bytes it needs --force."""
+    problems = []
+    for rel, blob in sorted(q.files.items()):
+        try:
+            target = safe_join(output, rel)
+            if target.exists() and target.read_bytes() == blob:
+                continue
+            if target.exists() and not force:
+                problems.append(f"{display_path(str(target))} exists with other content (use --force to overwrite)")
+                continue
+            if not any(t == target for t, _d in planned):
+                planned.append((target, blob))
+        except (UnsafePathError, OSError) as exc:
+            problems.append(f"cannot write image {rel}: {exc}")
+    return problems
 
 
 @command("import", "Import questions from another format (page, gift, ...) into qlint YAML files.",
@@ -52,13 +92,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.source}: error: no such file or folder", file=sys.stderr)
         return EXIT_ERROR
     unmapped = failed = 0
-    planned: list[tuple[Path, str]] = []  # (target, YAML): written together once all are ready
+    planned: list[tuple[Path, bytes | str]] = []  # (target, content): written together once all are ready
     internal: list[str] = []
-    for src in _sources(source, imp.suffixes):
+    for src in _sources(source, imp):
         shown = display_path(str(src))
         try:
-            text = src.read_text(encoding="utf-8-sig")
-            result = imp.read(ImportJob(src, text, settings.exams, args.exam, args.domain))
+            result = _read(src, imp, args, settings.exams)
         except (OSError, UnicodeDecodeError) as exc:
             print(f"{shown}: error: cannot read: {exc}", file=sys.stderr)
             failed += 1
@@ -71,27 +110,32 @@ def run(args: argparse.Namespace) -> int:
             internal.append(internal_error(shown, f"importing it as {args.fmt}", exc))
             continue
         for u in result.unmapped:
-            print(f"{shown}:{u.line}: could not map: {u.message}", file=sys.stderr)
+            print(f"{at(shown, u.part, u.line)}: could not map: {u.message}", file=sys.stderr)
         unmapped += len(result.unmapped)
         for q in result.questions:
             for u in q.unmapped:
-                print(f"{shown}:{u.line}: could not map: {u.message}", file=sys.stderr)
+                print(f"{at(shown, u.part, u.line)}: could not map: {u.message}", file=sys.stderr)
             unmapped += len(q.unmapped)
+            where = at(shown, q.part, q.line)
+            target = None
             try:
                 target = target_path(q, output)
                 if any(t == target for t, _y in planned):
                     raise FileExistsError(f"{display_path(str(target))} is also the file of an earlier question in this import")
                 if not args.force and os.path.lexists(target):
                     raise FileExistsError(f"{display_path(str(target))} exists (use --force to overwrite)")
-                planned.append((target, to_yaml(q, shown, args.fmt, target, config)))
+                planned.append((target, to_yaml(q, where, args.fmt, target, config)))
+                for problem in _images(q, output, args.force, planned):
+                    print(f"{where}: error: {problem}", file=sys.stderr)
+                    failed += 1
             except (FileExistsError, UnsafePathError) as exc:
-                print(f"{shown}:{q.line}: error: {exc}", file=sys.stderr)
+                print(f"{where}: error: {exc}", file=sys.stderr)
                 failed += 1
             except (LoadError, FormatError) as exc:
-                print(f"{shown}:{q.line}: error: cannot write {display_path(str(target))}: {exc}", file=sys.stderr)
+                print(f"{where}: error: cannot write {display_path(str(target))}: {exc}", file=sys.stderr)
                 failed += 1
             except Exception as exc:
-                internal.append(internal_error(shown, f"converting the question at line {q.line}", exc))
+                internal.append(internal_error(shown, f"converting the question at {where}", exc))
     if internal:
         return refuse_batch(internal)
     try:
@@ -100,9 +144,10 @@ def run(args: argparse.Namespace) -> int:
         where = display_path(str(exc.filename)) + ": " if exc.filename else ""
         print(f"{where}error: {exc.strerror or exc}; nothing was written", file=sys.stderr)
         return EXIT_ERROR
+    questions = [t for t in written if t.suffix in (".yaml", ".yml")]
     for target in written:
         print(display_path(str(target)))
-    n = len(written)
+    n = len(questions)
     print(f"Imported {n} question{'s' if n != 1 else ''}; {unmapped} item(s) could not be mapped"
           + (f"; {failed} failed" if failed else "") + ".", file=sys.stderr)
     if failed and not n:
@@ -110,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if unmapped or failed else EXIT_OK
 
 
-def write_all(planned: list[tuple[Path, str]], overwrite: bool) -> list[Path]:
+def write_all(planned: list[tuple[Path, bytes | str]], overwrite: bool) -> list[Path]:
     """Every imported file, all or nothing (files.Batch): new files are never put over existing
     ones unless `overwrite`, and then the old bytes come back if the batch fails."""
     with Batch() as batch:
