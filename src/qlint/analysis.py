@@ -17,28 +17,12 @@ from __future__ import annotations
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
-from qlint.model import Question
+from qlint.model import Question, lazy
 from qlint.text import STOPWORDS, negated_spans, plain, sentences, stem, tokenise
 
 T = TypeVar("T")
 
 _LIMIT = 8192  # distinct strings kept: a few hundred questions' worth
-
-
-class lazy:
-    """`functools.cached_property` without its lock (3.11 takes one per first access, and views
-    are per process): computed on first access, then read from the instance's __dict__."""
-
-    def __init__(self, fn: Callable[[Any], Any]) -> None:
-        self.fn = fn
-        self.name = fn.__name__
-        self.__doc__ = fn.__doc__
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.fn(obj)
-        return value
 
 
 class TextView:

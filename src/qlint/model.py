@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 LETTERS = "ABCDEFGHIJ"
+
+
+class lazy:
+    """`functools.cached_property` without its lock (Python 3.11 takes one on every first access,
+    and rules make thousands per second): computed on first access, then read from the instance's
+    __dict__ (which also bypasses a frozen dataclass's __setattr__)."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 @dataclass(frozen=True)
@@ -22,7 +38,7 @@ class OptionView:
     def id(self) -> str:
         return self.raw.get("id", "")
 
-    @cached_property  # rules read it dozens of times per question
+    @lazy  # rules read it dozens of times per question
     def text(self) -> str:
         return self.raw.get("text", "")
 
@@ -82,19 +98,19 @@ class Question:
     def explanation(self) -> str:
         return self.data.get("explanation", "")
 
-    @cached_property
+    @lazy
     def options(self) -> list[OptionView]:
         return [OptionView(i, o) for i, o in enumerate(self.data.get("options", []))]
 
-    @cached_property
+    @lazy
     def keys(self) -> list[OptionView]:
         return [o for o in self.options if o.correct]
 
-    @cached_property
+    @lazy
     def distractors(self) -> list[OptionView]:
         return [o for o in self.options if not o.correct]
 
-    @cached_property
+    @lazy
     def derived(self) -> dict[Any, Any]:
         """Views that rules derive from several fields, computed once (see `qlint.analysis`)."""
         return {}
