@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS files (fp TEXT, path TEXT, digest TEXT, result BLOB, data BLOB, PRIMARY KEY (fp, path));
+CREATE TABLE IF NOT EXISTS results (fp TEXT, path TEXT, digest TEXT, result BLOB, PRIMARY KEY (fp, path));
 CREATE TABLE IF NOT EXISTS banks (fp TEXT PRIMARY KEY, key TEXT, result BLOB);
 """
 
@@ -25,8 +25,8 @@ def digest(data: bytes) -> str:
 
 
 class Cache:
-    """Per-file results (`result`: diagnostics etc.; `data`: the plain question, loaded only when
-    bank rules need it) and one bank-rule result per fingerprint."""
+    """Per-file results (diagnostics, kind and the plain data bank rules read) and one bank-rule
+    result per fingerprint."""
 
     def __init__(self, folder: Path, fingerprint: str) -> None:
         self.folder = folder
@@ -66,7 +66,7 @@ class Cache:
     def _load_index(self) -> dict[str, tuple[str, bytes]]:
         if self._index is None:
             db = self._conn()
-            rows = db.execute("SELECT path, digest, result FROM files WHERE fp = ?", (self.fp,)).fetchall() if db else []
+            rows = db.execute("SELECT path, digest, result FROM results WHERE fp = ?", (self.fp,)).fetchall() if db else []
             self._index = {p: (d, r) for p, d, r in rows}
         return self._index
 
@@ -76,22 +76,8 @@ class Cache:
             return None
         return pickle.loads(hit[1])
 
-    def data(self, paths: list[str]) -> dict[str, Any]:
-        """The stored plain data of these paths (for bank context), one query per 500 paths."""
-        db = self._conn()
-        out: dict[str, Any] = {}
-        if not db:
-            return out
-        for i in range(0, len(paths), 500):
-            chunk = paths[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            for p, blob in db.execute(f"SELECT path, data FROM files WHERE fp = ? AND path IN ({marks})", (self.fp, *chunk)):
-                if blob is not None:
-                    out[p] = pickle.loads(blob)
-        return out
-
-    def put(self, path: str, file_digest: str, result: Any, data: Any) -> None:
-        self._pending.append((self.fp, path, file_digest, pickle.dumps(result, 5), None if data is None else pickle.dumps(data, 5)))
+    def put(self, path: str, file_digest: str, result: Any) -> None:
+        self._pending.append((self.fp, path, file_digest, pickle.dumps(result, 5)))
 
     def get_bank(self, key: str) -> Any | None:
         db = self._conn()
@@ -109,7 +95,7 @@ class Cache:
             return
         try:
             if self._pending:
-                db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)", self._pending)
+                db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)", self._pending)
             db.commit()
         except sqlite3.Error:
             pass

@@ -6,6 +6,7 @@ cached by content hash and computed in worker processes.
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
@@ -122,8 +123,6 @@ def _exam_findings(q: dict[str, Any], exams: dict[str, Exam]) -> Iterable[tuple[
         yield RULES.get("S002"), Finding("/exam", f"no exam definition for {q.get('exam')!r} (known: {known})")
         return
     if q.get("domain") not in exam.domain_ids:
-        import difflib
-
         close = difflib.get_close_matches(str(q.get("domain")), exam.domain_ids, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else f"; domains: {', '.join(exam.domain_ids)}"
         yield RULES.get("S003"), Finding("/domain", f"{q.get('domain')!r} is not a domain of {exam.code}{hint}")

@@ -138,7 +138,7 @@ class FileChecker:
             out[p] = result
             d = self.digests.get(p)
             if self.cache and d:
-                self.cache.put(f"{kind}:{display_path(p)}", d, strip_text(result), None)
+                self.cache.put(f"{kind}:{display_path(p)}", d, strip_text(result))
         return out
 
     def get_bank(self, key: str | None) -> Any | None:
