@@ -22,19 +22,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate_bank import generate, write  # noqa: E402
 
 from qlint.bank import Bank  # noqa: E402
-from qlint.bank.similarity import SimilarityIndex, shingles  # noqa: E402
+from qlint.bank.entry import BankEntry  # noqa: E402
+from qlint.bank.similarity import SimilarityIndex, shingle_sets  # noqa: E402
 from qlint.engine import RuleContext, lint, load_exams, make_settings  # noqa: E402
-from qlint.model import Question  # noqa: E402
 from qlint.project.config import Config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-def planted_recall(questions: list[Question], pairs: list[tuple[str, str]], threshold: float) -> dict[str, float]:
+def planted_recall(questions: list[BankEntry], pairs: list[tuple[str, str]], threshold: float) -> dict[str, float]:
     """How many planted pairs the index finds, and how many found pairs were not planted."""
     start = time.perf_counter()
-    index = SimilarityIndex([shingles(q) for q in questions], threshold)
+    index = SimilarityIndex(shingle_sets(questions), threshold)
     found = {(min(i, j), max(i, j)) for i in range(len(questions)) for j, _s in index.similar(i)}
     seconds = time.perf_counter() - start
     pos = {q.id: i for i, q in enumerate(questions)}
@@ -60,14 +60,14 @@ def planted_recall(questions: list[Question], pairs: list[tuple[str, str]], thre
 def in_memory(count: int) -> None:
     t0 = time.perf_counter()
     gen = generate(count)
-    questions = [Question(f"/gen/{q['domain']}/{q['id']}.yaml", q) for q in gen.questions]
+    questions = [BankEntry.of(f"/gen/{q['domain']}/{q['id']}.yaml", q) for q in gen.questions]
     print(f"generated {len(questions)} questions in {time.perf_counter() - t0:.1f} s "
           f"({len(gen.duplicates)} planted near-duplicates, {len(gen.leaks)} planted leaks)\n")
     config = Config(root=REPO, exams=str(REPO / "bank" / "exams"))
     settings = make_settings(config)
     load_exams(settings)
     exam_paths = {e.path for e in settings.exams.values()}
-    bank = Bank(questions, settings.exams, {q.path for q in questions} | exam_paths)
+    bank = Bank(questions, settings.exams, {q.path for q in questions} | exam_paths, [True] * len(questions))
     bank.is_target = lambda path: True  # type: ignore[method-assign]  # synthetic paths: all are targets
     print("| rule | findings | wall s | CPU s |\n|---|---:|---:|---:|")
     wall = cpu = 0.0
@@ -81,9 +81,8 @@ def in_memory(count: int) -> None:
         print(f"| {code} {rule.name} | {len(findings)} | {took:.2f} | {took_cpu:.2f} |")
     print(f"| **all bank rules** | | **{wall:.2f}** | **{cpu:.2f}** |\n")
     from qlint.bank.leaks import find_leaks
-    from qlint.text import tokens
 
-    leaks = {(questions[x.source].id, questions[x.stem_of].id) for x in find_leaks(questions, [tokens(q.stem) for q in questions])}
+    leaks = {(questions[x.source].id, questions[x.stem_of].id) for x in find_leaks(questions)}
     print(f"key leaks: {sum(p in leaks for p in gen.leaks)} of {len(gen.leaks)} planted found; {len(leaks)} pairs in all "
           "(other questions keyed with the same pooled option text leak into the same stems)")
     r = planted_recall(questions, gen.duplicates, 0.5)

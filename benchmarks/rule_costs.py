@@ -77,8 +77,7 @@ def item_costs(settings, questions: list[Question]) -> tuple[dict[str, float], d
 
 
 def bank_costs(settings, questions: list[Question]) -> tuple[dict[str, float], dict[str, int]]:
-    fresh = [Question(q.path, q.data) for q in questions]
-    bank = Bank(fresh, settings.exams, {os.path.realpath(q.path) for q in fresh})
+    bank = Bank.of_questions(questions, settings.exams, {os.path.realpath(q.path) for q in questions})
     seconds, found = {}, {}
     for r in settings.selection.rules("bank"):
         ctx = RuleContext(r, settings.config, settings.exams, bank)

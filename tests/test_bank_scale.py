@@ -10,10 +10,9 @@ from itertools import combinations
 
 import pytest
 
+from qlint.bank.entry import BankEntry
 from qlint.bank.leaks import find_leaks
-from qlint.bank.similarity import SimilarityIndex, bank_shingles, jaccard
-from qlint.model import Question
-from qlint.text import tokens
+from qlint.bank.similarity import SimilarityIndex, jaccard, shingle_sets
 
 from conftest import REPO
 
@@ -25,7 +24,7 @@ from generate_bank import generate  # noqa: E402
 @pytest.fixture(scope="module")
 def generated():
     gen = generate(2000)
-    return gen, [Question(f"{q['id']}.yaml", q) for q in gen.questions]
+    return gen, [BankEntry.of(f"{q['id']}.yaml", q) for q in gen.questions]
 
 
 def test_generator_is_deterministic():
@@ -46,7 +45,7 @@ def test_every_planted_near_duplicate_is_found(generated):
 def test_index_matches_brute_force(generated, threshold):
     _gen, questions = generated
     sample = questions[:400]
-    sets = bank_shingles(sample, [tokens(q.stem) for q in sample])
+    sets = shingle_sets(sample)
     index = SimilarityIndex(sets, threshold)
     found = {(i, j) for i in range(len(sets)) for j, _ in index.similar(i) if i < j}
     brute = {(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= threshold}
@@ -76,5 +75,5 @@ def test_index_matches_brute_force_on_random_sets(threshold):
 
 def test_every_planted_key_leak_is_found(generated):
     gen, questions = generated
-    leaks = {(questions[x.source].id, questions[x.stem_of].id) for x in find_leaks(questions, [tokens(q.stem) for q in questions])}
+    leaks = {(questions[x.source].id, questions[x.stem_of].id) for x in find_leaks(questions)}
     assert gen.leaks and all(pair in leaks for pair in gen.leaks)

@@ -159,3 +159,16 @@ def test_exam_files_use_the_exam_schema_order(capsys, tmp_path, monkeypatch):
     exam.write_text(text.replace("format: 1\ncode: MLA-C01\n", "code: MLA-C01\nformat: 1\n"), encoding="utf-8")
     assert run(capsys, "format", str(exam))[0] == 0
     assert exam.read_text(encoding="utf-8") == (BANK / "exams" / "mla-c01.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("word", ["no", "yes", "on", "Off", "NO", "1_000", "0o17", "2024-01-01", "null", "~"])
+def test_new_text_that_a_yaml_11_reader_would_retype_is_quoted(word):
+    """The Norway problem: qlint reads YAML 1.2, where plain `no` is text, but many tools read
+    YAML 1.1, where it is false. Values qlint writes (imports, fixes) stay text for both."""
+    import yaml
+
+    from qlint.scalars import render_inline
+
+    written = render_inline(word)
+    assert yaml.safe_load(f"title: {written}\n") == {"title": word}, written
+    assert render_inline("plain words") == "plain words"  # ordinary text stays plain

@@ -69,7 +69,7 @@ def item_findings(questions: list[Question], exams, skip: set[str] = frozenset()
 
 def bank_findings(questions: list[Question], exams) -> list[str]:
     config = Config(root=REPO)
-    bank = Bank(questions, exams, {os.path.realpath(q.path) for q in questions})
+    bank = Bank.of_questions(questions, exams, {os.path.realpath(q.path) for q in questions})
     by_path = {q.path: q for q in questions}
     out = []
     for code, r in sorted(RULES.items()):

@@ -10,6 +10,7 @@ import pytest
 
 from qlint.engine import lint, make_settings
 from qlint.project.config import load_config
+from qlint.project.discovery import display_path
 from qlint.runner import PARALLEL_MIN_FILES, RunOptions
 
 from conftest import REPO
@@ -103,3 +104,52 @@ def test_a_broken_cache_is_no_cache(bank, tmp_path, monkeypatch):
     (cache / "cache.sqlite3").write_bytes(b"this is not a database")
     result = run(bank, RunOptions(cache, jobs=1))
     assert diags(result) == diags(run(bank, RunOptions(None, jobs=1)))
+
+
+def test_unchanged_files_are_not_read_again(bank, tmp_path, monkeypatch):
+    """A file's hash is remembered with its stat signature, so a warm run reads no unchanged
+    file to hash it; an edit that keeps the size is still seen (mtime and ctime move)."""
+    monkeypatch.chdir(bank)
+    monkeypatch.setattr("qlint.cache.RACY_NS", 0)  # the fixture's files are seconds old
+    cache = tmp_path / "cache"
+    run(bank, RunOptions(cache, jobs=1))
+    import qlint.runner
+
+    real, reads = qlint.runner.read_bytes, []
+    monkeypatch.setattr("qlint.runner.read_bytes", lambda path, limits: reads.append(path) or real(path, limits))
+    warm = run(bank, RunOptions(cache, jobs=1, lean=True))
+    assert reads == [] and not warm.checker.computed and warm.checker.bank_hit
+    target = sorted((bank / "bank").rglob("q000007.yaml"))[0]
+    original = target.read_text(encoding="utf-8")
+    edited = original.replace("correct: false", "correct: fals2", 1)
+    assert len(edited) == len(original) and edited != original
+    try:
+        target.write_text(edited, encoding="utf-8")
+        again = run(bank, RunOptions(cache, jobs=1, lean=True))
+        assert [Path(p) for p in reads] == [target]
+        assert [Path(p).name for p in again.checker.computed] == [target.name]
+        assert any(d.code == "S001" and d.path.endswith("q000007.yaml") for d in again.diagnostics)
+    finally:
+        target.write_text(original, encoding="utf-8")
+
+
+def test_lean_results_keep_text_only_where_a_report_needs_it(bank, tmp_path, monkeypatch):
+    """`qlint check` keeps no data and only the texts that findings or `qlint:` comments need;
+    the findings are the same as with everything kept, cached or not."""
+    monkeypatch.chdir(bank)
+    quiet = sorted((bank / "bank").rglob("q000010.yaml"))[0]
+    original = quiet.read_text(encoding="utf-8")
+    try:  # a comment that suppresses nothing: M001 needs the text of a file with no other finding
+        quiet.write_text(original.replace("\nstem:", "\n# qlint: disable-line K005\nstem:", 1), encoding="utf-8")
+        full = run(bank, RunOptions(None, jobs=1))
+        lean = run(bank, RunOptions(None, jobs=1, lean=True))
+        cached = [run(bank, RunOptions(tmp_path / "cache", jobs=1, lean=True)) for _ in range(2)]
+    finally:
+        quiet.write_text(original, encoding="utf-8")
+    assert diags(full) == diags(lean) == diags(cached[0]) == diags(cached[1])
+    assert any(d.code == "M001" and d.path.endswith("q000010.yaml") for d in lean.diagnostics)
+    for result in (lean, *cached):
+        named = {d.path for d in result.diagnostics}
+        for path, r in result.results.items():
+            if r.kind == "question":  # exam definitions are read whole up front: two files
+                assert r.data is None and bool(r.text) == (display_path(path) in named), path

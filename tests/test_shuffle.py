@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import yaml
 
+from qlint.bank.entry import BankEntry
 from qlint.bank.figures import key_balance
-from qlint.model import Question
 
 from authoring_helpers import make_project, question_yaml, run
 
@@ -31,8 +31,7 @@ def test_hand_placed_keys_become_balanced_and_stay_keyed(capsys, tmp_path, monke
     code, _out, err = run(capsys, "shuffle", "--seed", "42")
     assert code == 0, err
     after = loaded(folder)
-    questions = [Question(n, d) for n, d in after.items()]
-    (balance,) = key_balance(questions)
+    (balance,) = key_balance([BankEntry.of(n, d) for n, d in after.items()])
     assert balance.counts == (3, 3, 3, 3)
     assert "key positions before: 4 options: A:0 B:12 C:0 D:0" in err
     assert "key positions after:  4 options: A:3 B:3 C:3 D:3 (chi-square p=1.00)" in err

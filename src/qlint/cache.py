@@ -1,39 +1,59 @@
-"""A content-hash cache of per-file results and bank-rule results, in one SQLite file.
+"""A content-hash cache of per-file results, bank entries and bank-rule results, in one SQLite file.
 
-Entries are keyed by a fingerprint of everything that can change a result (qlint's version,
-the schemas, the configuration, the exam definitions) plus the file's path and the hash of its
-bytes, so editing a file, the config or a schema invalidates exactly what it must. The folder
-(default `.qlint_cache/` beside the configuration) can be deleted at any time.
+Entries are keyed by a fingerprint of everything that can change a result (qlint's version and
+source, the schemas, the configuration, the exam definitions) plus the file's path and the hash
+of its bytes, so editing a file, the config or a schema invalidates exactly what it must. The
+folder (default `.qlint_cache/` beside the configuration) can be deleted at any time.
+
+A file's hash is remembered with its stat signature (size, mtime, ctime, inode), as git's index
+does, so an unchanged file is not read again. A file modified within `RACY_NS` of being hashed
+is not remembered: a second write in the same clock tick could keep its size and mtime.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (fp TEXT, path TEXT, digest TEXT, result BLOB, PRIMARY KEY (fp, path));
+CREATE TABLE IF NOT EXISTS entries (fp TEXT, path TEXT, digest TEXT, entry BLOB, PRIMARY KEY (fp, path));
 CREATE TABLE IF NOT EXISTS banks (fp TEXT PRIMARY KEY, key TEXT, result BLOB);
+CREATE TABLE IF NOT EXISTS fingerprints (fp TEXT PRIMARY KEY, used INTEGER);
+CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER,
+                                  ino INTEGER, digest TEXT);
 """
+TABLES = ("results", "entries")
+RACY_NS = 2_000_000_000  # coarser than any file system's timestamp tick
+BY_KEY_MAX = 64  # up to this many paths, look each up; more, and one scan of the table is cheaper
+KEEP_FINGERPRINTS = 4  # results of the last few configurations (say, with and without --select)
 
 
 def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def signature(info: os.stat_result) -> tuple[int, int, int, int]:
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
+
+
 class Cache:
-    """Per-file results (diagnostics, kind and the plain data bank rules read) and one bank-rule
-    result per fingerprint."""
+    """Per-file results and bank entries, one bank-rule result per fingerprint, and the stat
+    signatures of files already hashed."""
 
     def __init__(self, folder: Path, fingerprint: str) -> None:
         self.folder = folder
         self.fp = fingerprint
         self._db: sqlite3.Connection | None = None
-        self._index: dict[str, tuple[str, bytes]] | None = None
-        self._pending: list[tuple[Any, ...]] = []
+        self._rows: dict[str, dict[str, tuple[str, bytes]]] = {}  # table -> path -> (digest, blob)
+        self._pending: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
+        self._signatures: dict[str, tuple[tuple[int, int, int, int], str]] | None = None
+        self._new_signatures: list[tuple[Any, ...]] = []
         self._broken = False
 
     def _open(self) -> sqlite3.Connection:
@@ -63,46 +83,99 @@ class Cache:
                 self._broken = True  # a cache that cannot be opened is no cache, never an error
         return self._db
 
-    def _load_index(self) -> dict[str, tuple[str, bytes]]:
-        if self._index is None:
-            db = self._conn()
-            rows = db.execute("SELECT path, digest, result FROM results WHERE fp = ?", (self.fp,)).fetchall() if db else []
-            self._index = {p: (d, r) for p, d, r in rows}
-        return self._index
+    def _query(self, sql: str, args: tuple[Any, ...]) -> list[Any]:
+        db = self._conn()
+        if not db:
+            return []
+        try:
+            return db.execute(sql, args).fetchall()
+        except sqlite3.Error:
+            return []
 
-    def get(self, path: str, file_digest: str) -> Any | None:
-        hit = self._load_index().get(path)
+    def prefetch(self, table: str, paths: list[str]) -> None:
+        """Read the rows of `paths` (or the whole table, when they are many) in one go."""
+        rows = self._rows.setdefault(table, {})
+        if len(paths) > BY_KEY_MAX:
+            found = self._query(f"SELECT path, digest, {_blob(table)} FROM {table} WHERE fp = ?", (self.fp,))
+        else:
+            found = []
+            for p in paths:
+                if p not in rows:
+                    found += self._query(f"SELECT path, digest, {_blob(table)} FROM {table} WHERE fp = ? AND path = ?",
+                                         (self.fp, p))
+        for p, d, blob in found:
+            rows[p] = (d, blob)
+
+    def get(self, table: str, path: str, file_digest: str) -> Any | None:
+        hit = self._rows.get(table, {}).get(path)
         if hit is None or hit[0] != file_digest:
             return None
         return pickle.loads(hit[1])
 
-    def put(self, path: str, file_digest: str, result: Any) -> None:
-        self._pending.append((self.fp, path, file_digest, pickle.dumps(result, 5)))
+    def put(self, table: str, path: str, file_digest: str, value: Any) -> None:
+        self._pending[table].append((self.fp, path, file_digest, pickle.dumps(value, 5)))
+
+    def known_digest(self, path: str, info: os.stat_result) -> str | None:
+        """The hash recorded for `path` when its stat signature is unchanged."""
+        if self._signatures is None:
+            rows = self._query("SELECT path, size, mtime, ctime, ino, digest FROM files", ())
+            self._signatures = {p: ((s, m, c, i), d) for p, s, m, c, i, d in rows}
+        known = self._signatures.get(path)
+        return known[1] if known is not None and known[0] == signature(info) else None
+
+    def remember_digest(self, path: str, info: os.stat_result, file_digest: str) -> None:
+        if time.time_ns() - info.st_mtime_ns > RACY_NS and time.time_ns() - info.st_ctime_ns > RACY_NS:
+            self._new_signatures.append((path, *signature(info), file_digest))
 
     def get_bank(self, key: str) -> Any | None:
-        db = self._conn()
-        row = db.execute("SELECT key, result FROM banks WHERE fp = ?", (self.fp,)).fetchone() if db else None
-        return pickle.loads(row[1]) if row and row[0] == key else None
+        rows = self._query("SELECT key, result FROM banks WHERE fp = ?", (self.fp,))
+        return pickle.loads(rows[0][1]) if rows and rows[0][0] == key else None
 
     def put_bank(self, key: str, result: Any) -> None:
         db = self._conn()
         if db:
-            db.execute("INSERT OR REPLACE INTO banks VALUES (?, ?, ?)", (self.fp, key, pickle.dumps(result, 5)))
+            try:
+                db.execute("INSERT OR REPLACE INTO banks VALUES (?, ?, ?)", (self.fp, key, pickle.dumps(result, 5)))
+            except sqlite3.Error:
+                pass
 
     def flush(self) -> None:
         db = self._conn()
         if not db:
             return
         try:
-            if self._pending:
-                db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)", self._pending)
+            if any(self._pending.values()):
+                self._retire(db)
+            for table, rows in self._pending.items():
+                if rows:
+                    db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", rows)
+            if self._new_signatures:
+                db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", self._new_signatures)
             db.commit()
         except sqlite3.Error:
             pass
-        self._pending.clear()
+        for rows in self._pending.values():
+            rows.clear()
+        self._new_signatures.clear()
+
+    def _retire(self, db: sqlite3.Connection) -> None:
+        """Keep the rows of the few most recently used fingerprints only: every edit of the
+        config or of qlint makes a new one, and the file must not grow without end."""
+        known = db.execute("SELECT 1 FROM fingerprints WHERE fp = ?", (self.fp,)).fetchone()
+        db.execute("INSERT OR REPLACE INTO fingerprints VALUES (?, ?)", (self.fp, time.time_ns()))
+        if known:
+            return
+        db.execute("DELETE FROM fingerprints WHERE fp NOT IN "
+                   "(SELECT fp FROM fingerprints ORDER BY used DESC LIMIT ?)", (KEEP_FINGERPRINTS,))
+        for table in (*TABLES, "banks"):
+            db.execute(f"DELETE FROM {table} WHERE fp NOT IN (SELECT fp FROM fingerprints)")
 
     def close(self) -> None:
         self.flush()
         if self._db is not None:
             self._db.close()
             self._db = None
+
+
+def _blob(table: str) -> str:
+    return "result" if table == "results" else "entry"

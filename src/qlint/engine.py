@@ -8,24 +8,26 @@ from __future__ import annotations
 
 import difflib
 import os
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from qlint.bank import Bank
+from qlint.bank.entry import BankEntry
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.positions import Locator, yaml_error
 from qlint.loading.reader import decode, read_source
-from qlint.loading.schema import validate
+from qlint.loading.schema import keep_compiled_in, validate
 from qlint.model import Question
 from qlint.project.config import Config
-from qlint.project.discovery import discover, display_path, is_within, real_path
+from qlint.project.discovery import discover, display_path, is_within, real_path, walk
 from qlint.project.exams import Exam
 from qlint.rules import RULES, Finding, Rule
 from qlint.runner import FileChecker, RunOptions
 from qlint.selection import Selection
-from qlint.suppression import apply_suppressions
+from qlint.suppression import MARKER, apply_suppressions
 
 
 @dataclass
@@ -60,6 +62,14 @@ class FileResult:
     data: dict[str, Any] | None = None  # plain data when the file loaded
     text: str = ""
     valid: bool = False  # loaded and schema-valid: bank rules may read it
+    entry: BankEntry | None = None  # what bank rules read, when they run and the file is valid
+    directives: bool = False  # the text holds `qlint:` comments (suppression reads them)
+
+    def lean(self) -> "FileResult":
+        """Without what no report needs: the data, and the text unless findings or comments
+        may need it (kept for a 100k-file run, or stored in the cache)."""
+        keep = self.text if (self.diagnostics or self.directives) else ""
+        return replace(self, data=None, text=keep)
 
 
 @dataclass
@@ -87,7 +97,12 @@ def _diag(rule: Rule, severity: Severity, path: str, message: str, line: int, co
 
 
 def _kind(path: str, config: Config) -> str:
-    return "exam" if is_within(os.path.dirname(os.path.abspath(path)) or ".", config.exams_dir) else "question"
+    return "exam" if _in_exams(os.path.dirname(os.path.abspath(path)) or ".", config.exams_dir) else "question"
+
+
+@lru_cache(maxsize=4096)
+def _in_exams(folder: str, exams_dir: Any) -> bool:
+    return is_within(folder, exams_dir)
 
 
 def load_document(path: str, config: Config, text: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -148,16 +163,29 @@ def check_file(path: str, settings: Settings, text: str | None = None) -> FileRe
         found += list(_findings(settings, Question(path, data)))
 
     diagnostics = place(found, text, shown, settings)
-    return FileResult(path, diagnostics, kind, data, text, valid=not errors)
+    entry = None
+    if kind == "question" and not errors and settings.selection.rules("bank"):
+        entry = BankEntry.of(path, data, entry_gram(settings))
+    return FileResult(path, diagnostics, kind, data, text, valid=not errors, entry=entry, directives=MARKER in text)
 
 
-def load_question(path: str, settings: Settings) -> FileResult:
+def check_lean(path: str, settings: Settings) -> FileResult:
+    return check_file(path, settings).lean()
+
+
+def load_entry(path: str, settings: Settings) -> BankEntry | None:
     """Load and validate only, no rules: a context question for the bank rules."""
     try:
-        text, data = load_document(path, settings.config)
+        _, data = load_document(path, settings.config)
     except LoadError:
-        return FileResult(path, [], "question")
-    return FileResult(path, [], "question", data, text, valid=not validate("question", data))
+        return None
+    return None if validate("question", data) else BankEntry.of(path, data, entry_gram(settings))
+
+
+def entry_gram(settings: Settings) -> int:
+    """The n of B007's explanation n-grams, which bank entries hash ahead."""
+    rule = RULES.get("B007")
+    return int(RuleContext(rule, settings.config, settings.exams).option("ngram"))
 
 
 def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Settings) -> list[Diagnostic]:
@@ -208,26 +236,27 @@ def _context_files(settings: Settings, results: dict[str, FileResult]) -> list[s
     folder = settings.config.bank_dir
     if not folder.is_dir():
         return []
-    return [f for f in discover([str(folder)])[0]
-            if real_path(f) not in seen and _kind(f, settings.config) == "question"]
-
-
-def _load_question_in_worker(path: str) -> FileResult:
-    from qlint import runner
-
-    return load_question(path, runner._WORKER_SETTINGS)
+    # The walk starts at a resolved folder and enters no symlinked folder, so a file's real path
+    # is its path unless the file itself is a link (10k realpath calls cost 0.1 s).
+    files, links = walk(str(folder))
+    exams = str(settings.config.exams_dir).rstrip(os.sep) + os.sep
+    return [f for f in files if not f.startswith(exams) and (real_path(f) if f in links else f) not in seen]
 
 
 def bank_context(settings: Settings, results: dict[str, FileResult], checker: FileChecker | None = None,
                  context: list[str] | None = None) -> Bank:
     """Every question in the bank plus the given question results, whatever files were passed
-    (pre-commit passes only staged ones): context files are loaded and validated, no rules run."""
-    everything = {p: r for p, r in results.items() if r.kind == "question"}
+    (pre-commit passes only staged ones): context files are loaded and validated, no rules run,
+    or their entries come from the cache."""
+    targets = {p: r for p, r in results.items() if r.kind == "question" and r.valid}
     context = _context_files(settings, results) if context is None else context
     checker = checker or FileChecker(settings, RunOptions(jobs=1))
-    everything.update(checker.check(context, load_question, _load_question_in_worker, kind="context", also=("result",)))
-    questions = [Question(p, r.data) for p, r in sorted(everything.items()) if r.valid and r.data is not None]
-    return Bank(questions, settings.exams, {real_path(p) for p in results})
+    entries = {p: r.entry for p, r in targets.items() if r.entry is not None}
+    context_set = set(context)  # absolute already (see `_context_files`)
+    entries.update(checker.check(context + [p for p in targets if p not in entries], load_entry, table="entries"))
+    order = sorted((p if p in context_set else os.path.abspath(p), p) for p, e in entries.items() if e is not None)
+    return Bank([entries[p] for _, p in order], settings.exams, {real_path(p) for p in results},
+                [p in targets for _, p in order])
 
 
 def run_bank_rules(settings: Settings, results: dict[str, FileResult],
@@ -258,21 +287,28 @@ def run_bank_rules(settings: Settings, results: dict[str, FileResult],
                 found.setdefault(first, []).append((RULES.get("X001"), Finding("", f"bank rule {rule.code} failed: {type(exc).__name__}: {exc}")))
     out = []
     for path, items in found.items():
-        out += place(items, results[path].text, display_path(path), settings)
+        out += place(items, text_of(results[path], settings), display_path(path), settings)
     if checker:
         checker.put_bank(key, out)
     return out, bank
 
 
-def _check_in_worker(path: str) -> FileResult:
-    from qlint import runner
-
-    return check_file(path, runner._WORKER_SETTINGS)
+def text_of(result: FileResult, settings: Settings) -> str:
+    """The file's text; a lean result without it reads it again (the bytes are what was checked
+    unless the file changed meanwhile, which a re-run reports)."""
+    if not result.text:
+        try:
+            result.text = decode(read_source(result.path, settings.config.root, settings.config.limits))
+        except LoadError:
+            pass
+    return result.text
 
 
 def lint(paths: list[str], settings: Settings, options: RunOptions | None = None) -> LintResult:
     """Lint `paths`. `options` turns on the results cache and worker processes (the CLI does);
     without them every file is checked here, serially."""
+    options = options or RunOptions(jobs=1)
+    keep_compiled_in(options.cache_dir)
     files, missing = discover(paths)
     load_exams(settings)  # exam files the user asked about are reported below
     diagnostics: list[Diagnostic] = []
@@ -280,24 +316,55 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     unreadable = RULES.get("Y010")
     for m in missing:
         diagnostics.append(_diag(unreadable, Severity.ERROR, display_path(m), "no such file or directory", 1, 1))
-    checker = FileChecker(settings, options or RunOptions(jobs=1))
+    checker = FileChecker(settings, options)
     exams = {f: settings.exam_results.get(real_path(f)) if _kind(f, settings.config) == "exam" else None
              for f in files}
-    checked = checker.check([f for f in files if exams[f] is None], check_file, _check_in_worker)
+    checked = checker.check([f for f in files if exams[f] is None], check_lean if options.lean else check_file,
+                            stored=_stored)
+    computed = set(checker.computed)
     for f in files:
         known = exams[f]
         if known is not None:
             shown = display_path(f)
             result = replace(known, path=f, diagnostics=[replace(d, path=shown) for d in known.diagnostics])
-        else:
+        elif f in computed:
             result = checked[f]
+            if result.entry is not None:
+                checker.store("entries", f, result.entry)
+        else:
+            result = _restored(checked[f], f, settings, options.lean)
         results[f] = result
         diagnostics += result.diagnostics
     bank_diags, bank = run_bank_rules(settings, results, checker)
     checker.close()
     diagnostics += bank_diags
+    named = {d.path for d in bank_diags}  # (from the cache, bank findings were placed without reading)
+    for f, result in results.items():
+        if not result.text and display_path(f) in named:
+            text_of(result, settings)
     diagnostics = _suppress(diagnostics, results, settings)
     return LintResult(sorted(diagnostics), files, results, bank, checker)
+
+
+def _stored(result: FileResult) -> FileResult:
+    """A result as the cache keeps it: its entry goes to a table of its own, the text and data
+    are read again when needed."""
+    return replace(result, data=None, text="", entry=None)
+
+
+def _restored(result: FileResult, path: str, settings: Settings, lean: bool) -> FileResult:
+    """A cached result made whole again for this run: its text when a report may need it, and
+    for callers that read them (not `--lean`), text and data as `check_file` gives them."""
+    result = replace(result, path=path)
+    if lean:
+        if result.diagnostics or result.directives:
+            text_of(result, settings)
+        return result
+    try:
+        result.text, result.data = load_document(path, settings.config)
+    except LoadError:
+        pass
+    return result
 
 
 def _suppress(diagnostics: list[Diagnostic], results: dict[str, FileResult], settings: Settings) -> list[Diagnostic]:

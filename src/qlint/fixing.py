@@ -97,12 +97,6 @@ def fix_paths(paths: list[str], settings: Settings, unsafe: bool = False) -> Fix
     return report
 
 
-def add_fix_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--fix", action="store_true", help="apply the safe fixes rules offer, then report what remains")
-    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply unsafe fixes too")
-    p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff without writing (exit 1 if any)")
-
-
 def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO, err: TextIO) -> int | None:
     """--fix / --diff for `qlint check`: an exit code when the command ends here (--diff), else None."""
     if not settings.exams:

@@ -1,5 +1,5 @@
-"""Per-file checking at scale: a content-hash cache in front of `check_file`, and worker
-processes for the files the cache cannot answer.
+"""Per-file work at scale: a content-hash cache in front of it, and worker processes for the
+files the cache cannot answer.
 
 Results are identical whichever path produced them (a test compares serial, parallel and
 cached runs); the cache only skips work whose inputs are unchanged.
@@ -7,19 +7,21 @@ cached runs); the cache only skips work whose inputs are unchanged.
 
 from __future__ import annotations
 
+import gc
 import hashlib
-import multiprocessing
 import os
-from dataclasses import dataclass, replace
+import stat
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from qlint import __version__
 from qlint.cache import Cache, digest
 from qlint.loading.errors import LoadError
-from qlint.loading.reader import decode, read_bytes
+from qlint.loading.reader import read_bytes
 from qlint.loading.schema import SCHEMAS, schema_text
-from qlint.project.discovery import display_path
+from qlint.project.discovery import display_path, display_paths
 
 PARALLEL_MIN_FILES = 200  # below this, starting workers costs more than it saves
 
@@ -28,6 +30,7 @@ PARALLEL_MIN_FILES = 200  # below this, starting workers costs more than it save
 class RunOptions:
     cache_dir: Path | None = None  # None: no cache
     jobs: int = 0  # 0: one worker per core; 1: serial
+    lean: bool = False  # keep a file's text only when a report may need it, and never its data
 
 
 def _code_digest() -> str:
@@ -46,6 +49,7 @@ def fingerprint(settings: Any) -> str:
     parts = [
         __version__,
         _code_digest(),
+        sys.version,  # pickles and the tuple hash behind n-gram hashes belong to one Python
         *(schema_text(k) for k in SCHEMAS),
         repr(sorted(settings.selection.enabled)),
         repr(sorted((k, str(v)) for k, v in settings.selection.severity.items())),
@@ -59,87 +63,110 @@ def fingerprint(settings: Any) -> str:
     return hashlib.blake2b("\x00".join(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
-_WORKER_SETTINGS: Any = None
+_WORKER: tuple[Callable[[str, Any], Any], Any] | None = None
 
 
-def _init_worker(settings: Any) -> None:
-    global _WORKER_SETTINGS
-    _WORKER_SETTINGS = settings
+def _init_worker(func: Callable[[str, Any], Any], settings: Any) -> None:
+    global _WORKER
+    _WORKER = (func, settings)
 
 
-def _check_in_worker(path: str) -> Any:
-    from qlint.engine import check_file
-
-    return check_file(path, _WORKER_SETTINGS)
+def _work(path: str) -> Any:
+    assert _WORKER is not None
+    func, settings = _WORKER
+    return func(path, settings)
 
 
 def _jobs(requested: int) -> int:
     return requested if requested > 0 else (os.cpu_count() or 1)
 
 
-def map_files(func: Callable[[str, Any], Any], worker: Callable[[str], Any], paths: list[str],
-              settings: Any, jobs: int) -> list[Any]:
-    """`func(path, settings)` for every path, in worker processes when there are enough."""
+def map_files(func: Callable[[str, Any], Any], paths: list[str], settings: Any, jobs: int) -> list[Any]:
+    """`func(path, settings)` for every path, in worker processes when there are enough.
+    `func` must be a module-level function (workers find it by name)."""
     n = _jobs(jobs)
-    if n <= 1 or len(paths) < PARALLEL_MIN_FILES or "fork" not in multiprocessing.get_all_start_methods():
+    if n <= 1 or len(paths) < PARALLEL_MIN_FILES:
+        return [func(p, settings) for p in paths]
+    import multiprocessing  # 6 ms to import; most runs (pre-commit) never start a worker
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return [func(p, settings) for p in paths]
     ctx = multiprocessing.get_context("fork")  # workers inherit the loaded rules and schemas
-    with ctx.Pool(n, initializer=_init_worker, initargs=(settings,)) as pool:
-        return pool.map(worker, paths, chunksize=max(8, len(paths) // (n * 8)))
+    gc.freeze()  # the parent's objects stay put in the workers: no copy-on-write from collections
+    try:
+        with ctx.Pool(n, initializer=_init_worker, initargs=(func, settings)) as pool:
+            return pool.map(_work, paths, chunksize=max(8, min(256, len(paths) // (n * 8))))
+    finally:
+        gc.unfreeze()
 
 
 class FileChecker:
-    """Checks files through the cache; remembers each file's digest for the bank-level key."""
+    """Per-file work through the cache; remembers each file's digest for the bank-level key."""
 
     def __init__(self, settings: Any, options: RunOptions) -> None:
         self.settings = settings
         self.options = options
         self.cache = Cache(options.cache_dir, fingerprint(settings)) if options.cache_dir else None
         self.digests: dict[str, str] = {}
-        self._raw: dict[str, bytes] = {}
         self.hits: list[str] = []  # paths answered by the cache (tests and --statistics read them)
         self.computed: list[str] = []
         self.bank_hit = False
 
-    def _digest(self, path: str, keep: bool = False) -> str | None:
+    def digest_of(self, path: str) -> str | None:
+        """The hash of the file's bytes: remembered by stat signature, else read and hashed."""
+        if path in self.digests:
+            return self.digests[path]
+        assert self.cache is not None
+        key = path if os.path.isabs(path) else os.path.abspath(path)
         try:
-            raw = read_bytes(path, self.settings.config.limits)
-        except LoadError:
-            return None  # unreadable: never cached, check_file reports it
-        if keep:
-            self._raw[path] = raw
-        d = self.digests[path] = digest(raw)
+            info = os.lstat(path)
+        except OSError:
+            return None
+        d = self.cache.known_digest(key, info) if stat.S_ISREG(info.st_mode) else None
+        if d is None:
+            try:
+                d = digest(read_bytes(path, self.settings.config.limits))
+            except LoadError:
+                return None  # unreadable: never cached, the check reports it
+            if stat.S_ISREG(info.st_mode):
+                self.cache.remember_digest(key, info, d)
+        self.digests[path] = d
         return d
 
-    def check(self, paths: list[str], func: Callable[[str, Any], Any], worker: Callable[[str], Any],
-              kind: str = "result", also: tuple[str, ...] = ()) -> dict[str, Any]:
-        """Results for `paths`: from the cache when the bytes are unchanged, computed otherwise.
-        `also` names other kinds whose entries answer too (a full result serves as context)."""
+    def check(self, paths: list[str], func: Callable[[str, Any], Any], table: str = "results",
+              stored: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+        """`func(path, settings)` for `paths`: from the cache when the bytes are unchanged,
+        computed otherwise and cached (as `stored(value)`, when given)."""
         out: dict[str, Any] = {}
         todo: list[str] = []
-        for p in paths:
-            d = self._digest(p, keep=True) if self.cache else None
-            raw = self._raw.pop(p, None)
-            hit = None
-            if self.cache and d:
-                shown = display_path(p)
-                for k in (kind, *also):
-                    hit = self.cache.get(f"{k}:{shown}", d)
-                    if hit is not None:
-                        break
-            if hit is not None:
-                out[p] = replace(hit, path=p, text=decode(raw)) if raw is not None else hit
-                self.hits.append(p)
-            else:
-                todo.append(p)
+        cache = self.cache
+        if cache:
+            keys = display_paths(paths)  # results name their file as shown: the key does too
+            cache.prefetch(table, list(keys.values()))
+            for p in paths:
+                d = self.digest_of(p)
+                hit = cache.get(table, keys[p], d) if d else None
+                if hit is not None:
+                    out[p] = hit
+                    self.hits.append(p)
+                else:
+                    todo.append(p)
+        else:
+            todo = list(paths)
         self.computed += todo
-        fresh = map_files(func, worker, todo, self.settings, self.options.jobs)
-        for p, result in zip(todo, fresh):
-            out[p] = result
-            d = self.digests.get(p)
-            if self.cache and d:
-                self.cache.put(f"{kind}:{display_path(p)}", d, strip_text(result))
+        fresh = map_files(func, todo, self.settings, self.options.jobs)
+        for p, value in zip(todo, fresh):
+            out[p] = value
+            d = self.digests.get(p) if cache else None
+            if cache and d:
+                cache.put(table, keys[p], d, stored(value) if stored else value)
         return out
+
+    def store(self, table: str, path: str, value: Any) -> None:
+        """Cache a value computed for `path` elsewhere (a bank entry made by the full check)."""
+        d = self.digests.get(path) if self.cache else None
+        if self.cache and d:
+            self.cache.put(table, display_path(path), d, value)
 
     def get_bank(self, key: str | None) -> Any | None:
         found = self.cache.get_bank(key) if (self.cache and key) else None
@@ -156,7 +183,7 @@ class FileChecker:
             return None
         items = []
         for p in sorted(paths):
-            d = self.digests.get(p) or self._digest(p)
+            d = self.digest_of(p)
             if d is None:
                 return None
             items.append(f"{p}\x00{d}")
@@ -166,8 +193,3 @@ class FileChecker:
     def close(self) -> None:
         if self.cache:
             self.cache.close()
-
-
-def strip_text(result: Any) -> Any:
-    """What the cache stores: the result without its text (re-read from disk when needed)."""
-    return replace(result, text="")

@@ -20,6 +20,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+import yaml
 from ruamel.yaml import YAML
 
 from qlint.loading.fast import FastPathError, load_fast
@@ -28,6 +29,10 @@ from qlint.loading.limits import Limits
 from qlint.yamldoc import Scalar
 
 _LIMITS = Limits()
+try:  # libyaml's loader when built with it; the pure one resolves the same 1.1 types
+    from yaml import CSafeLoader as _Yaml11Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Yaml11Loader  # type: ignore[assignment]
 
 
 def _printable(ch: str) -> bool:
@@ -73,14 +78,31 @@ def _dump_inline(value: Any) -> str:
 
 @lru_cache(maxsize=4096)
 def render_inline(value: Any) -> str:
-    """`value` on one line: plain when YAML reads it back unchanged, quoted otherwise."""
+    """`value` on one line: plain when YAML reads it back unchanged, quoted otherwise. "Back
+    unchanged" holds for YAML 1.2 (qlint) and for YAML 1.1 readers too (PyYAML and the tools
+    built on it), which take plain `no`, `on` or `1_000` for a boolean or a number."""
     text = _dump_inline(value)
     try:
-        if "\n" not in text and load_fast(f"k: {text}\n", _LIMITS) == {"k": value}:
+        if "\n" not in text and load_fast(f"k: {text}\n", _LIMITS) == {"k": value} and _yaml11(text) == value:
             return text
     except (FastPathError, LoadError):
         pass
     return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid YAML double-quoted scalar
+
+
+def retyped_by_yaml11(value: str) -> bool:
+    """A YAML 1.1 reader would not read `value`, written plain, back as this text."""
+    return _yaml11(_dump_inline(value)) != value
+
+
+def _yaml11(text: str) -> Any:
+    try:
+        return yaml.load(f"k: {text}\n", Loader=_Yaml11Loader)["k"]
+    except (yaml.YAMLError, TypeError, KeyError):
+        return _UNREADABLE
+
+
+_UNREADABLE = object()
 
 
 def literal(s: str, indent: int) -> list[str]:

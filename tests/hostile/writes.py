@@ -174,9 +174,9 @@ def _third_call_raises(real: Callable, what: str) -> Callable:
 
 @contextlib.contextmanager
 def formatter_bug() -> Iterator[None]:
-    import qlint.cli.commands.format as cmd
+    import qlint.formatter as mod  # the command imports it when it runs
 
-    with mock.patch.object(cmd, "format_file", _third_call_raises(cmd.format_file, "formatter")):
+    with mock.patch.object(mod, "format_file", _third_call_raises(mod.format_file, "formatter")):
         yield
 
 
@@ -201,9 +201,9 @@ def rule_bug() -> Iterator[None]:
 
 @contextlib.contextmanager
 def shuffle_bug() -> Iterator[None]:
-    import qlint.cli.commands.shuffle as cmd
+    import qlint.yamledit as mod  # the command imports it when it runs
 
-    with mock.patch.object(cmd, "reorder", _third_call_raises(cmd.reorder, "shuffle")):
+    with mock.patch.object(mod, "reorder", _third_call_raises(mod.reorder, "shuffle")):
         yield
 
 
@@ -218,12 +218,12 @@ def importer_bug(fmt: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def scaffold_bug() -> Iterator[None]:
-    import qlint.cli.commands.new as cmd
+    import qlint.scaffold as mod  # the command imports it when it runs
 
     def render(*_args, **_kwargs):
         raise RuntimeError("injected scaffold bug")
 
-    with mock.patch.object(cmd, "render", render):
+    with mock.patch.object(mod, "render", render):
         yield
 
 

@@ -6,27 +6,38 @@ import gc
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-from qlint.model import Question
+from qlint.bank.entry import BankEntry
 from qlint.project.discovery import real_path
 from qlint.project.exams import Exam
 
 
 @dataclass
 class Bank:
-    """Every schema-valid question in the bank (plus any targets outside it), in path order."""
+    """Every schema-valid question in the bank (plus any targets outside it), in path order, as
+    `BankEntry` records (what bank rules read, cached per file version)."""
 
-    questions: list[Question]
+    entries: list[BankEntry]
     exams: dict[str, Exam]
     targets: set[str] = field(default_factory=set)  # real paths of the files findings may name
+    flags: list[bool] | None = None  # `target_flags`, when the caller already knows them
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def by_id(self) -> dict[str, list[Question]]:
-        out: dict[str, list[Question]] = {}
-        for q in self.questions:
-            out.setdefault(q.id, []).append(q)
+    @classmethod
+    def of_questions(cls, questions: Iterable[Any], exams: dict[str, Exam], targets: set[str]) -> "Bank":
+        """A bank of `qlint.model.Question`s (tests, benchmarks, tools that loaded them already)."""
+        return cls([BankEntry.of(q.path, q.data) for q in questions], exams, targets)
+
+    def by_id(self) -> dict[str, list[int]]:
+        """id -> indexes of the entries that use it."""
+        out: dict[str, list[int]] = {}
+        for i, e in enumerate(self.entries):
+            out.setdefault(e.id, []).append(i)
         return out
+
+    def target_indexes(self) -> list[int]:
+        return [i for i, t in enumerate(self.target_flags()) if t]
 
     def is_target(self, path: str) -> bool:
         """True if findings on `path` will be reported (the file was passed to the run)."""
@@ -34,7 +45,9 @@ class Bank:
 
     def target_flags(self) -> list[bool]:
         """`is_target` for every question, in bank order (computed once)."""
-        return self.memo("target-flags", lambda: [self.is_target(q.path) for q in self.questions])
+        if self.flags is None:
+            self.flags = [self.is_target(e.path) for e in self.entries]
+        return self.flags
 
     def memo(self, key: str, compute: Callable[[], Any]) -> Any:
         """Work shared by several bank rules (tokens, indexes), computed once per run."""

@@ -1,6 +1,6 @@
 """Bank figures: key-position balance, key runs, longest-key rate, blueprint coverage.
 
-Pure functions over questions, shared by the bank rules and the reports.
+Pure functions over `BankEntry` records, shared by the bank rules, the reports and `qlint shuffle`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from qlint.model import Question
+from qlint.bank.entry import BankEntry
 from qlint.project.exams import Exam
 
 
@@ -61,11 +61,11 @@ class Balance:
         return sum(self.counts)
 
 
-def key_balance(questions: list[Question]) -> list[Balance]:
+def key_balance(entries: list[BankEntry]) -> list[Balance]:
     groups: dict[int, list[int]] = {}
-    for q in questions:
-        if q.type == "single" and len(q.keys) == 1:
-            groups.setdefault(len(q.options), []).append(q.keys[0].index)
+    for e in entries:
+        if (key := e.single_key) is not None:
+            groups.setdefault(e.option_count, []).append(key)
     out = []
     for k, positions in sorted(groups.items()):
         counts = Counter(positions)
@@ -78,22 +78,6 @@ def key_balance(questions: list[Question]) -> list[Balance]:
     return out
 
 
-def longest_run(questions: list[Question]) -> tuple[int, int, int]:
-    """(run length, key position 0-based, index of the run's first question) in bank order."""
-    best = (0, -1, -1)
-    run, prev, start = 0, None, 0
-    for i, q in enumerate(questions):
-        pos = q.keys[0].index if q.type == "single" and len(q.keys) == 1 else None
-        if pos is not None and pos == prev:
-            run += 1
-        else:
-            run, start = (1, i) if pos is not None else (0, i)
-        prev = pos
-        if run > best[0]:
-            best = (run, pos if pos is not None else -1, start)
-    return best
-
-
 @dataclass(frozen=True)
 class Run:
     """Consecutive single-answer questions (bank order) keyed at the same position."""
@@ -104,7 +88,7 @@ class Run:
     chance: float  # probability of one given run this long: product of 1/k after the first
 
 
-def key_runs(questions: list[Question], min_length: int = 2) -> list[Run]:
+def key_runs(entries: list[BankEntry], min_length: int = 2) -> list[Run]:
     """Every run of at least `min_length`; a question without exactly one key breaks a run."""
     out: list[Run] = []
     start, length, prev, chance = 0, 0, None, 1.0
@@ -113,23 +97,16 @@ def key_runs(questions: list[Question], min_length: int = 2) -> list[Run]:
         if prev is not None and length >= min_length:
             out.append(Run(start, length, prev, chance))
 
-    for i, q in enumerate(questions):
-        pos = q.keys[0].index if q.type == "single" and len(q.keys) == 1 else None
+    for i, e in enumerate(entries):
+        pos = e.single_key
         if pos is not None and pos == prev:
             length += 1
-            chance /= max(1, len(q.options))
+            chance /= max(1, e.option_count)
             continue
         close()
         start, length, prev, chance = i, (1 if pos is not None else 0), pos, 1.0
     close()
     return out
-
-
-def key_is_longest(q: Question) -> bool:
-    if len(q.keys) != 1 or len(q.options) < 2:
-        return False
-    key_len = len(q.keys[0].text.strip())
-    return all(key_len > len(d.text.strip()) for d in q.distractors)
 
 
 @dataclass(frozen=True)
@@ -144,11 +121,11 @@ class LongestKey:
         return self.longest / self.n if self.n else 0.0
 
 
-def longest_key_rate(questions: list[Question]) -> LongestKey:
-    singles = [q for q in questions if q.type == "single" and len(q.keys) == 1 and len(q.options) >= 2]
+def longest_key_rate(entries: list[BankEntry]) -> LongestKey:
+    singles = [e for e in entries if e.single_key is not None and e.option_count >= 2]
     n = len(singles)
-    hits = sum(key_is_longest(q) for q in singles)
-    expected = sum(1 / len(q.options) for q in singles) / n if n else 0.0
+    hits = sum(e.key_longest for e in singles)
+    expected = sum(1 / e.option_count for e in singles) / n if n else 0.0
     return LongestKey(n, hits, expected, binom_sf(hits, n, expected) if n else 1.0)
 
 
@@ -166,11 +143,11 @@ class Coverage:
         return self.share - self.weight
 
 
-def blueprint_coverage(questions: list[Question], exams: dict[str, Exam]) -> list[Coverage]:
+def blueprint_coverage(entries: list[BankEntry], exams: dict[str, Exam]) -> list[Coverage]:
     out = []
     for code, exam in sorted(exams.items()):
-        mine = [q for q in questions if q.exam == code]
-        counts = Counter(q.domain for q in mine)
+        mine = [e for e in entries if e.exam == code]
+        counts = Counter(e.domain for e in mine)
         total = len(mine)
         for d in exam.domains:
             share = 100.0 * counts.get(d.id, 0) / total if total else 0.0

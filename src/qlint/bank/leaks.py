@@ -5,20 +5,27 @@ Two leaks are found:
 - a run of `ngram` words from the explanation appears in another stem.
 A phrase also in the leaking question's own stem is its scenario, not its answer, and a phrase
 found in more than `max_stems` stems is shared wording of the bank (boilerplate), so neither
-counts. Each stem's n-grams are looked up, as sets, among the phrases looked for: no pass over
-pairs of questions, and the per-word work runs inside Python's set operations.
+counts.
+
+Texts are `BankEntry` token strings, so "phrase in stem" is a substring test on whole tokens.
+Over the whole bank, keys are found through an index of their first words and explanation
+passages through the stable n-gram hashes the entries carry (set operations in C; a hash only
+sifts, every hit is confirmed on the text). With a few target questions (pre-commit), only the
+leaks naming a target are sought, by scanning every stem for the targets' answers and every
+answer for the targets' stems: no index is built. Both ways give the same leaks; a test holds
+them to it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Collection
 
 from qlint.bank import acyclic_build
-from qlint.bank.similarity import ngrams
-from qlint.model import Question
-from qlint.text import tokens
+from qlint.bank.entry import BankEntry, contains, gram_hashes, unpacked
 
-Gram = tuple[str, ...]
+# Up to this many targets, leaks are sought from and into each target directly.
+DIRECT_MAX_TARGETS = 8
 
 
 @dataclass(frozen=True)
@@ -30,90 +37,128 @@ class Leak:
     option: int = -1  # the key's option index, for kind "key"
 
 
-def _contains(toks: list[str], phrase: Gram) -> bool:
-    """`phrase` occurs in `toks`; whole phrases are compared only where the first word matches."""
-    n, first, i = len(phrase), phrase[0], -1
-    try:
-        while True:
-            i = toks.index(first, i + 1)
-            if tuple(toks[i:i + n]) == phrase:
-                return True
-    except ValueError:
-        return False
+class _Texts:
+    """The entries' texts and n-gram hashes for one `ngram` (the entries' own, or recomputed)."""
+
+    def __init__(self, entries: list[BankEntry], min_words: int, ngram: int, max_stems: int) -> None:
+        self.entries, self.min_words, self.ngram, self.max_stems = entries, min_words, ngram, max_stems
+        self.stems = [e.stem for e in entries]
+        self._same_n = all(e.gram == ngram for e in entries)
+
+    def grams(self, e: BankEntry, which: str) -> Collection[int]:
+        if self._same_n:
+            return unpacked(e.stem_grams if which == "stem" else e.explanation_grams)
+        return gram_hashes(e.stem_tokens() if which == "stem" else e.explanation_tokens(), self.ngram)
+
+    def leaking_keys(self, a: int) -> list[tuple[int, str]]:
+        """(option, phrase) of a's keys long enough to count and not part of a's own stem."""
+        return [(opt, text) for opt, text in self.entries[a].keys
+                if text and text.count(" ") + 1 >= self.min_words and not contains(self.stems[a], text)]
+
+    def key_leaks(self, a: int, opt: int, phrase: str, where: list[int]) -> list[Leak]:
+        """The leaks of a's key `phrase`, given every other stem holding it."""
+        return [Leak(a, b, "key", phrase, opt) for b in where] if len(where) <= self.max_stems else []
+
+    def explanation_leaks(self, a: int, holders: Callable[[int], list[int] | None], skip: Collection[int]) -> list[Leak]:
+        """a's explanation leaks: the earliest passage per stem. `holders(h)` gives the stems
+        whose n-gram hashes include h (a superset: each is confirmed on the text); stems in
+        `skip` already hold a's key."""
+        toks = self.entries[a].explanation_tokens()
+        first: dict[int, str] = {}
+        n = self.ngram
+        for k, h in enumerate(self.grams(self.entries[a], "explanation")):
+            maybe = holders(h)
+            if not maybe:
+                continue
+            phrase = " ".join(toks[k:k + n])
+            where = [b for b in maybe if contains(self.stems[b], phrase)]
+            if not where or len(where) > self.max_stems or a in where:
+                continue
+            for b in where:
+                if b not in skip:
+                    first.setdefault(b, phrase)
+        return [Leak(a, b, "explanation", g) for b, g in sorted(first.items())]
 
 
-def key_leaks(questions: list[Question], stems: list[list[str]], min_words: int, max_stems: int) -> list[Leak]:
-    anchors: dict[Gram, list[tuple[int, int, Gram]]] = {}  # first `min_words` words -> keys
-    for a, q in enumerate(questions):
-        for k in q.keys:
-            phrase = tuple(tokens(k.text))
-            if len(phrase) >= min_words and not _contains(stems[a], phrase):
-                anchors.setdefault(phrase[:min_words], []).append((a, k.index, phrase))
-    if not anchors:
-        return []
-    firsts = {a[0] for a in anchors}  # build a stem n-gram only where its word starts some key
-    holders: dict[Gram, list[int]] = {}
-    for b, toks in enumerate(stems):
+def _all_leaks(t: _Texts) -> list[Leak]:
+    """Every leak in the bank."""
+    entries, stems, m = t.entries, t.stems, t.min_words
+    anchors: dict[str, list[tuple[int, int, str]]] = {}  # first `min_words` words -> keys
+    for a in range(len(entries)):
+        for opt, phrase in t.leaking_keys(a):
+            anchors.setdefault(" ".join(phrase.split(" ", m)[:m]), []).append((a, opt, phrase))
+    firsts = {anchor.split(" ", 1)[0] for anchor in anchors}
+    holding: dict[str, list[int]] = {}  # anchor -> stems holding it
+    for b, stem in enumerate(stems):
+        toks = stem.split(" ")
         if firsts.isdisjoint(toks):
             continue  # no key starts with any of this stem's words
-        seen: set[Gram] = set()
-        for i, t in enumerate(toks):
-            if t in firsts:
-                gram = tuple(toks[i:i + min_words])
-                if gram in anchors and gram not in seen:
-                    seen.add(gram)
-                    holders.setdefault(gram, []).append(b)
-    hits: dict[tuple[int, int, Gram], list[int]] = {}
-    for anchor, where in holders.items():
+        for anchor in {" ".join(toks[i:i + m]) for i, w in enumerate(toks) if w in firsts}:
+            if anchor in anchors:
+                holding.setdefault(anchor, []).append(b)
+    keys: dict[int, list[Leak]] = {}
+    for anchor, where in holding.items():
         for a, opt, phrase in anchors[anchor]:
-            for b in where:
-                if b != a and (len(phrase) == min_words or _contains(stems[b], phrase)):
-                    hits.setdefault((a, opt, phrase), []).append(b)
-    return [Leak(a, b, "key", " ".join(phrase), opt)
-            for (a, opt, phrase), where in hits.items() if len(where) <= max_stems for b in where]
+            found = [b for b in where if b != a and (phrase == anchor or contains(stems[b], phrase))]
+            if found:
+                keys.setdefault(a, []).extend(t.key_leaks(a, opt, phrase, found))
+    wanted: set[int] = set()  # every explanation n-gram hash ...
+    for e in entries:
+        wanted.update(t.grams(e, "explanation"))
+    by_hash: dict[int, list[int]] = {}  # ... that some stem holds -> those stems
+    for b, e in enumerate(entries):
+        grams = t.grams(e, "stem")
+        if not wanted.isdisjoint(grams):
+            for h in wanted.intersection(grams):
+                by_hash.setdefault(h, []).append(b)
+    del wanted
+    out = [x for found in keys.values() for x in found]
+    for a, e in enumerate(entries):
+        if not by_hash.keys().isdisjoint(t.grams(e, "explanation")):
+            out += t.explanation_leaks(a, by_hash.get, {x.stem_of for x in keys.get(a, ())})
+    return out
 
 
-def explanation_leaks(questions: list[Question], stems: list[list[str]], ngram: int, max_stems: int,
-                      skip: set[tuple[int, int]]) -> list[Leak]:
-    # Hashes of the explanations' n-grams sift the stems: a stem whose n-gram hashes miss them
-    # all holds no passage (equal n-grams hash equally), and only a hit is kept as the n-gram
-    # itself, so the bank's n-grams are never all held at once. Hits are compared exactly.
-    expl_toks = [tokens(q.explanation) for q in questions]
-    expl_hashes = [list(map(hash, ngrams(toks, ngram))) for toks in expl_toks]
-    wanted: set[int] = set().union(*expl_hashes)
-    holders: dict[Gram, list[int]] = {}  # n-gram of some explanation -> the stems holding it
-    for b, toks in enumerate(stems):
-        hashes = list(map(hash, ngrams(toks, ngram)))
-        if wanted.isdisjoint(hashes):
-            continue
-        for gram, h in zip(ngrams(toks, ngram), hashes):
-            if h in wanted:
-                where = holders.setdefault(gram, [])
-                if not where or where[-1] != b:  # a stem counts once per n-gram
-                    where.append(b)
-    held = set(map(hash, holders))
-    leaks = []
-    for a, toks in enumerate(expl_toks):
-        if held.isdisjoint(expl_hashes[a]):
-            continue  # no passage of this explanation is in any stem
-        # passages also in the question's own stem are its scenario; shared by many stems, boilerplate
-        found = {g for g in ngrams(toks, ngram)
-                 if (where := holders.get(g)) is not None and len(where) <= max_stems and a not in where}
-        if not found:
-            continue
-        first: dict[int, Gram] = {}  # stem -> earliest leaking passage of the explanation
-        for gram in ngrams(toks, ngram):
-            if gram in found:
-                for b in holders[gram]:
-                    if b != a and (a, b) not in skip:
-                        first.setdefault(b, gram)
-        leaks += [Leak(a, b, "explanation", " ".join(g)) for b, g in sorted(first.items())]
-    return leaks
+def _leaks_of(t: _Texts, targets: list[int]) -> list[Leak]:
+    """Every leak whose source or stem is a target, without an index over the bank."""
+    entries, stems = t.entries, t.stems
+    wanted = set(targets)
+    sources = set(targets)  # every leak of a target's answer ...
+    for b in targets:  # ... and every answer leaking into a target's stem
+        stem, grams = stems[b], set(t.grams(entries[b], "stem"))
+        for a, e in enumerate(entries):
+            for _, text in e.keys:  # `in` first: a C substring test rules out nearly all
+                if text and text in stem and contains(stem, text):
+                    sources.add(a)
+            if grams and a not in sources and not grams.isdisjoint(t.grams(e, "explanation")):
+                sources.add(a)
+    out = []
+    for a in sorted(sources):
+        keys = []
+        for opt, phrase in t.leaking_keys(a):
+            where = [b for b, stem in enumerate(stems) if b != a and contains(stem, phrase)]
+            keys += t.key_leaks(a, opt, phrase, where)
+        hashes = set(t.grams(entries[a], "explanation"))
+        by_hash: dict[int, list[int]] = {}
+        for b, e in enumerate(entries):
+            grams = t.grams(e, "stem")
+            if not hashes.isdisjoint(grams):
+                for h in hashes.intersection(grams):
+                    by_hash.setdefault(h, []).append(b)
+        found = keys + t.explanation_leaks(a, by_hash.get, {x.stem_of for x in keys})
+        out += [x for x in found if x.source in wanted or x.stem_of in wanted]
+    return out
 
 
-def find_leaks(questions: list[Question], stems: list[list[str]], min_words: int = 4, ngram: int = 8,
+def _order(leak: Leak) -> tuple[int, int, str, int, str]:
+    return leak.stem_of, leak.source, leak.kind, leak.option, leak.phrase
+
+
+def find_leaks(entries: list[BankEntry], targets: list[int] | None = None, min_words: int = 4, ngram: int = 8,
                max_stems: int = 3) -> list[Leak]:
+    """Key and explanation leaks; with `targets` (indexes), at least every leak naming one of them."""
+    texts = _Texts(entries, min_words, ngram, max_stems)
+    if targets is not None and len(targets) <= DIRECT_MAX_TARGETS:
+        return sorted(_leaks_of(texts, targets), key=_order)
     with acyclic_build():
-        keys = key_leaks(questions, stems, min_words, max_stems)
-        rest = explanation_leaks(questions, stems, ngram, max_stems, {(x.source, x.stem_of) for x in keys})
-    return sorted(keys + rest, key=lambda x: (x.stem_of, x.source, x.kind))
+        return sorted(_all_leaks(texts), key=_order)

@@ -1,7 +1,7 @@
 """Near-duplicate search without comparing every pair: shingles, prefix filtering, exact Jaccard.
 
 A question becomes the set of word 3-gram shingles of its normalised stem and of each option
-(options sorted, so reordering them changes nothing). Prefix filtering (Chaudhuri, Ganti &
+(a set, so reordering the options changes nothing; stable hashes, see `qlint.bank.entry`). Prefix filtering (Chaudhuri, Ganti &
 Kaushik 2006; Bayardo, Ma & Srikant 2007) finds every pair with Jaccard >= t exactly: order each
 set's shingles rarest first; two sets with Jaccard >= t share a shingle within the first
 |x| - ceil(t*|x|) + 1 of each. Only those prefixes are indexed, and shingles that occur once in
@@ -15,43 +15,18 @@ from __future__ import annotations
 import math
 from collections import Counter
 from itertools import chain
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 from qlint.bank import acyclic_build
-from qlint.model import Question
-from qlint.text import tokenise, tokens
+from qlint.bank.entry import BankEntry, unpacked
 
-SHINGLE = 3
-
-
-def ngrams(toks: Sequence[str], n: int) -> Iterable[tuple[str, ...]]:
-    return zip(*(toks[i:] for i in range(n)))
+# Up to this many probes, each is compared with every question directly (about 3 us a pair);
+# more, and building the prefix index once is cheaper (pre-commit passes a few files).
+DIRECT_MAX_PROBES = 8
 
 
-def shingles(q: Question, n: int = SHINGLE, stem: Sequence[str] | None = None,
-             cache: dict[str, tuple[str, ...]] | None = None) -> frozenset[int]:
-    """Hashed word n-grams of the stem and of each option (a shorter option is one shingle).
-    `stem` passes tokens already computed; `cache` shares option tokens (banks reuse options)."""
-    cache = {} if cache is None else cache
-    segments: list[Sequence[str]] = [tokens(q.stem) if stem is None else stem]
-    for o in q.data.get("options", []):  # the raw option texts (as OptionView.text reads them)
-        text = o.get("text", "")
-        toks = cache.get(text)
-        if toks is None:
-            toks = cache[text] = tokenise(text)
-        segments.append(toks)
-    out: set[int] = set()  # a set: the options' order does not matter
-    for seg in segments:
-        if len(seg) >= n:
-            out.update(map(hash, ngrams(seg, n)))
-        elif seg:
-            out.add(hash(tuple(seg)))
-    return frozenset(out)
-
-
-def bank_shingles(questions: list[Question], stems: list[list[str]]) -> list[frozenset[int]]:
-    cache: dict[str, tuple[str, ...]] = {}
-    return [shingles(q, SHINGLE, s, cache) for q, s in zip(questions, stems)]
+def shingle_sets(entries: list[BankEntry]) -> list[frozenset[int]]:
+    return [frozenset(unpacked(e.shingles)) for e in entries]
 
 
 def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
@@ -70,19 +45,23 @@ class SimilarityIndex:
     then the others rarest first. Two sets meeting the threshold share a shingle in their
     prefixes; a candidate's shared prefix count also bounds its overlap from above (every shared
     shingle ranked before the prefix ends was found), so most candidates are dropped before the
-    exact Jaccard is computed. Bounds only prune: every pair reported is verified exactly."""
+    exact Jaccard is computed. Bounds only prune: every pair reported is verified exactly.
 
-    def __init__(self, sets: list[frozenset[int]], threshold: float) -> None:
+    `sets` may be frozensets or views of packed shingles (`BankEntry.shingles`): the index keeps
+    no set per question, so a 100,000-question bank fits in a few hundred MB."""
+
+    def __init__(self, sets: Sequence[Collection[int]], threshold: float) -> None:
         if not 0 < threshold <= 1:
             raise ValueError(f"Jaccard threshold must be in (0, 1], got {threshold}")
         self.sets = sets
         self.threshold = threshold
-        df = Counter(chain.from_iterable(sets))
+        df = _shared_counts(sets)
         # a shingle seen once cannot pair anything; the others are ranked rarest first (from 1),
         # ties by value (the second sort is stable)
-        order = sorted(g for g, c in df.items() if c > 1)
+        order = sorted(df)
         order.sort(key=df.__getitem__)
         rank = dict(zip(order, range(1, len(order) + 1)))
+        del df, order
         self.sizes = [len(s) for s in sets]
         self._unique: list[int] = []  # shingles of the set seen nowhere else
         self._prefixes: list[list[int]] = []  # ranks of the prefix's shingles, ascending
@@ -114,12 +93,14 @@ class SimilarityIndex:
         # the same formula as `jaccard`, increasing in the overlap, so a bound below stays below
         return overlap / (self.sizes[i] + self.sizes[j] - overlap) >= self.threshold
 
-    def _verify(self, i: int, j: int, found: int) -> float | None:
-        """Jaccard of sets i and j if it can reach the threshold, else None (without computing it)."""
+    def _verify(self, probe: frozenset[int], i: int, j: int, found: int) -> float | None:
+        """Jaccard of sets i (as `probe`) and j if it can reach the threshold, else None
+        (without computing it)."""
         if not self._reaches(self._overlap_bound(i, j, found), i, j):
             return None
         self.candidates_checked += 1
-        return jaccard(self.sets[i], self.sets[j])
+        inter = len(probe.intersection(self.sets[j]))
+        return inter / (self.sizes[i] + self.sizes[j] - inter) if inter else 0.0  # as `jaccard`
 
     def _least_found(self, n: int) -> dict[int, int]:
         """Size m -> fewest shared prefix shingles with which a set of size n and one of size m
@@ -138,11 +119,27 @@ class SimilarityIndex:
         least, sizes = self._least_found(self.sizes[i]), self.sizes
         counts = Counter(chain.from_iterable(map(self._postings.__getitem__, prefix)))
         out = []
+        probe = frozenset(self.sets[i])
         for j, found in [(j, f) for j, f in counts.items() if f >= least[sizes[j]]]:
-            if j != i and (score := self._verify(i, j, found)) is not None and score >= self.threshold:
+            if j != i and (score := self._verify(probe, i, j, found)) is not None and score >= self.threshold:
                 out.append((j, score))
         out.sort(key=lambda p: (-p[1], p[0]))
         return out
+
+
+def _shared_counts(sets: Sequence[Collection[int]]) -> Counter[int]:
+    """How many sets hold each shingle, for the shingles more than one set holds. Counting only
+    those (the rest are a bank's own wording, most of it) keeps the table a fifth the size."""
+    seen: set[int] = set()
+    shared: set[int] = set()
+    for s in sets:
+        shared.update(seen.intersection(s))
+        seen.update(s)
+    del seen
+    counts: Counter[int] = Counter()
+    for s in sets:
+        counts.update(shared.intersection(s))
+    return counts
 
 class _LeastFound(dict):
     """See `SimilarityIndex._least_found`; filled on first use of each size."""
@@ -161,10 +158,33 @@ class _LeastFound(dict):
         return least
 
 
-def near_duplicates(questions: list[Question], threshold: float, probes: Iterable[int],
-                    stems: list[list[str]] | None = None) -> dict[int, list[tuple[int, float]]]:
-    """For each probe (an index into `questions`), its near-duplicates at Jaccard >= threshold."""
+def similar_direct(entries: list[BankEntry], i: int, threshold: float) -> list[tuple[int, float]]:
+    """`SimilarityIndex.similar` for one probe, by comparing it with every other entry: the same
+    pairs and scores (Jaccard is exact either way), without building an index."""
+    probe = frozenset(unpacked(entries[i].shingles))
+    n = len(probe)
+    if not n:
+        return []
+    low, high = threshold * n, n / threshold  # the length filter: Jaccard <= min/max of sizes
+    out = []
+    for j, e in enumerate(entries):
+        m = len(e.shingles) >> 3
+        if j == i or not low <= m <= high:
+            continue
+        inter = len(probe.intersection(unpacked(e.shingles)))
+        if inter and (score := inter / (n + m - inter)) >= threshold:
+            out.append((j, score))
+    out.sort(key=lambda p: (-p[1], p[0]))
+    return out
+
+
+def near_duplicates(entries: list[BankEntry], threshold: float, probes: Iterable[int]) -> dict[int, list[tuple[int, float]]]:
+    """For each probe (an index into `entries`), its near-duplicates at Jaccard >= threshold."""
+    probes = list(probes)
+    if not 0 < threshold <= 1:
+        raise ValueError(f"Jaccard threshold must be in (0, 1], got {threshold}")
+    if len(probes) <= DIRECT_MAX_PROBES:
+        return {i: found for i in probes if (found := similar_direct(entries, i, threshold))}
     with acyclic_build():
-        stems = stems if stems is not None else [tokens(q.stem) for q in questions]
-        index = SimilarityIndex(bank_shingles(questions, stems), threshold)
+        index = SimilarityIndex([unpacked(e.shingles) for e in entries], threshold)
         return {i: found for i in probes if (found := index.similar(i))}

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.scalarstring import LiteralScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from qlint.files import safe_join
 from qlint.formatter import format_text
 from qlint.importers import Imported, Unmapped
 from qlint.loading.schema_fixes import slug
-from qlint.scalars import literal_safe
+from qlint.scalars import literal_safe, retyped_by_yaml11
 from qlint.project.config import Config
 from qlint.scaffold import question_file_name, schema_ref
 
@@ -48,6 +48,8 @@ def _blocks(value: Any) -> Any:
         return [_blocks(v) for v in value]
     if isinstance(value, str) and "\n" in value.rstrip("\n") and literal_safe(value):
         return LiteralScalarString(value)
+    if isinstance(value, str) and retyped_by_yaml11(value):  # `Yes`, `no`: text to every reader
+        return DoubleQuotedScalarString(value)
     return value
 
 

@@ -17,13 +17,7 @@ def discover(paths: list[str]) -> tuple[list[str], list[str]]:
     seen: set[str] = set()
     for p in paths:
         if os.path.isdir(p) and not p.rstrip("/").endswith(YAML_SUFFIXES):
-            found = []
-            for folder, dirs, names in os.walk(p):
-                # A folder named like a question file is reported (as unreadable), not entered.
-                found += [os.path.join(folder, d) for d in dirs if d.endswith(YAML_SUFFIXES)]
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not d.endswith(YAML_SUFFIXES))
-                found += [os.path.join(folder, n) for n in names if n.endswith(YAML_SUFFIXES) and not n.startswith(".")]
-            new = sorted(found)
+            new = walk(p)[0]
         elif os.path.lexists(p):
             new = [p]
         else:
@@ -35,6 +29,33 @@ def discover(paths: list[str]) -> tuple[list[str], list[str]]:
                 seen.add(key)
                 files.append(f)
     return files, missing
+
+
+def walk(folder: str) -> tuple[list[str], set[str]]:
+    """(files, symbolic links among them): the YAML files under `folder`, sorted, hidden entries
+    skipped. Symlinked folders are not entered, so a loop cannot hang the walk; a folder named
+    like a question file is listed (and reported as unreadable), not entered."""
+    found: list[str] = []
+    links: set[str] = set()
+    stack = [folder]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for e in entries:
+            if e.name.startswith("."):
+                continue
+            is_link = e.is_symlink()
+            if e.name.endswith(YAML_SUFFIXES):
+                found.append(e.path)
+                if is_link:
+                    links.add(e.path)
+            elif not is_link and e.is_dir(follow_symlinks=False):
+                stack.append(e.path)
+    found.sort()
+    return found, links
 
 
 def display_path(path: str) -> str:
@@ -50,6 +71,20 @@ def display_path(path: str) -> str:
     except ValueError:
         return path
     return path if rel.startswith("..") else rel
+
+
+def display_paths(paths: list[str]) -> dict[str, str]:
+    """`display_path` of each path; absolute normalised paths below the working directory (a
+    walked bank) are sliced directly, the rest go through `display_path`."""
+    cwd = os.getcwd()
+    prefix = cwd.rstrip(os.sep) + os.sep
+    out = {}
+    for p in paths:
+        if p.startswith(prefix) and "/." not in p and "//" not in p:
+            out[p] = p[len(prefix):]
+        else:
+            out[p] = display_path(p)
+    return out
 
 
 @lru_cache(maxsize=4096)

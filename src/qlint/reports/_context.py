@@ -38,8 +38,8 @@ def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
         questions = {p: r for p, r in result.results.items() if r.kind == "question"}
         bank = bank_context(settings, questions, result.checker)
     return {
-        "key_balance": key_balance(bank.questions),
-        "coverage": blueprint_coverage(bank.questions, settings.exams),
+        "key_balance": key_balance(bank.entries),
+        "coverage": blueprint_coverage(bank.entries, settings.exams),
     }
 
 

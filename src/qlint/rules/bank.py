@@ -13,20 +13,20 @@ from typing import Iterator
 
 from qlint.bank import Bank
 from qlint.bank import figures
+from qlint.bank.entry import BankEntry
 from qlint.bank.leaks import find_leaks
 from qlint.bank.similarity import near_duplicates
 from qlint.diagnostic import Severity
-from qlint.model import LETTERS, Question
+from qlint.model import LETTERS
 from qlint.project.discovery import display_path
 from qlint.rules import Finding, Option, rule
-from qlint.text import tokens
 
 _STATS_SOURCE = ("Attali & Bar-Hillel (2003), J. Educ. Meas. 40(2); Bar-Hillel & Attali (2002), \"Seek whence\"; "
                  "Haladyna, Downing & Rodriguez (2002) guideline 20")
 
 
-def _where(q: Question) -> str:
-    return display_path(q.path)
+def _where(e: BankEntry) -> str:
+    return display_path(e.path)
 
 
 def _letter(pos: int) -> str:
@@ -57,15 +57,14 @@ def duplicate_id(bank: Bank, ctx) -> Iterator[Finding]:
     ## Fix
     Give the newer question a new id; never reuse or recycle an id.
     """
-    flags = bank.target_flags()
-    index = {id(q): i for i, q in enumerate(bank.questions)}
+    flags, entries = bank.target_flags(), bank.entries
     for qid, group in bank.by_id().items():
         if len(group) < 2:
             continue
-        for q in group:
-            if flags[index[id(q)]]:
-                others = [_where(o) for o in group if o is not q]
-                yield Finding("/id", f"id {qid!r} is also used by {_others(others)}", path=q.path)
+        for i in group:
+            if flags[i]:
+                others = [_where(entries[j]) for j in group if j != i]
+                yield Finding("/id", f"id {qid!r} is also used by {_others(others)}", path=entries[i].path)
 
 
 @rule("B002", "unresolved-related", "error", scope="bank", source="Bank integrity (rules.md 'unique ids, "
@@ -89,10 +88,10 @@ def unresolved_related(bank: Bank, ctx) -> Iterator[Finding]:
     ## Fix
     Correct the id (`qlint` names the closest one) or remove the entry.
     """
-    ids = {q.id for q in bank.questions}
+    ids = {e.id for e in bank.entries}
     hints = 0
-    for q, target in zip(bank.questions, bank.target_flags()):
-        related = q.data.get("related") or []
+    for q, target in zip(bank.entries, bank.target_flags()):
+        related = q.related
         if not target or not related:
             continue
         for i, ref in enumerate(related):
@@ -140,7 +139,7 @@ def key_position_balance(bank: Bank, ctx) -> Iterator[Finding]:
     """
     alpha, minimum = float(ctx.option("alpha")), int(ctx.option("min-questions"))
     flags = bank.target_flags()
-    for b in figures.key_balance(bank.questions):
+    for b in figures.key_balance(bank.entries):
         if b.n < max(minimum, 5 * b.k) or b.p_value >= alpha:
             continue
         worst = max(range(b.k), key=lambda pos: (b.counts[pos], -pos))
@@ -149,9 +148,9 @@ def key_position_balance(bank: Bank, ctx) -> Iterator[Finding]:
         message = (f"key positions of the {b.n} single-answer {b.k}-option questions are unbalanced "
                    f"({counts}; chi-square {b.chi2:.1f}, p = {b.p_value:.2g}){middle}; "
                    f"this question is keyed at the most used position, {_letter(worst)}")
-        for q, target in zip(bank.questions, flags):
-            if target and q.type == "single" and len(q.options) == b.k and len(q.keys) == 1 and q.keys[0].index == worst:
-                yield Finding(q.keys[0].pointer, message, path=q.path)
+        for q, target in zip(bank.entries, flags):
+            if target and q.option_count == b.k and q.single_key == worst:
+                yield Finding(q.key_pointer(), message, path=q.path)
                 break
 
 
@@ -185,18 +184,18 @@ def key_position_run(bank: Bank, ctx) -> Iterator[Finding]:
     Shuffle the options of some questions in the run (seeded random order); avoid hand-balancing.
     """
     alpha, min_run = float(ctx.option("alpha")), int(ctx.option("min-run"))
-    singles = [q for q in bank.questions if q.type == "single" and len(q.keys) == 1]
-    flags = dict(zip(map(id, bank.questions), bank.target_flags()))
-    n = len(singles)
-    for run in figures.key_runs(bank.questions, max(2, min_run)):
+    n = sum(1 for e in bank.entries if e.single_key is not None)
+    flags = bank.target_flags()
+    for run in figures.key_runs(bank.entries, max(2, min_run)):
         if n * run.chance >= alpha:
             continue
-        members = bank.questions[run.start:run.start + run.length]
-        first = next((q for q in members if flags[id(q)]), None)
-        if first is None:
+        members = range(run.start, run.start + run.length)
+        at = next((i for i in members if flags[i]), None)
+        if at is None:
             continue
-        span = f"{_where(members[0])} to {_where(members[-1])}"
-        yield Finding(first.keys[0].pointer,
+        first = bank.entries[at]
+        span = f"{_where(bank.entries[members[0]])} to {_where(bank.entries[members[-1]])}"
+        yield Finding(first.key_pointer(),
                       f"{run.length} questions in a row are keyed {_letter(run.position)} ({span}); "
                       f"a run this long in {n} questions has chance about {n * run.chance:.2g}", path=first.path)
 
@@ -230,12 +229,12 @@ def longest_key_rate(bank: Bank, ctx) -> Iterator[Finding]:
     Make distractors as specific and as long as the key, or trim the key's qualifiers.
     """
     alpha, minimum = float(ctx.option("alpha")), int(ctx.option("min-questions"))
-    rate = figures.longest_key_rate(bank.questions)
+    rate = figures.longest_key_rate(bank.entries)
     if rate.n < minimum or rate.p_value >= alpha:
         return
-    for q, target in zip(bank.questions, bank.target_flags()):
-        if target and q.type == "single" and figures.key_is_longest(q):
-            yield Finding(f"{q.keys[0].pointer}/text",
+    for q, target in zip(bank.entries, bank.target_flags()):
+        if target and q.single_key is not None and q.key_longest:
+            yield Finding(f"{q.key_pointer()}/text",
                           f"{rate.longest} of {rate.n} single-answer questions ({rate.rate:.0%}) have the longest "
                           f"option as key, against {rate.expected_rate:.0%} by chance (binomial p = {rate.p_value:.2g}); "
                           "this is one of them", path=q.path)
@@ -272,10 +271,8 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
     Delete one copy, or rewrite it to test something else; list the other in `related` if both stay.
     """
     warn_at, error_at = float(ctx.option("warn-at")), float(ctx.option("error-at"))
-    questions = bank.questions
-    probes = [i for i, t in enumerate(bank.target_flags()) if t]
-    stems = bank.memo("stem-tokens", lambda: [tokens(q.stem) for q in questions])
-    found = bank.memo(f"near-duplicates@{warn_at}", lambda: near_duplicates(questions, warn_at, probes, stems))
+    questions = bank.entries
+    found = near_duplicates(questions, warn_at, bank.target_indexes())
     for i, pairs in sorted(found.items()):
         j, score = pairs[0]
         others = len(pairs) - 1
@@ -314,11 +311,10 @@ def key_leak(bank: Bank, ctx) -> Iterator[Finding]:
     ## Fix
     Reword B's scenario so it does not state A's answer, or keep the two off the same form.
     """
-    questions = bank.questions
-    stems = bank.memo("stem-tokens", lambda: [tokens(q.stem) for q in questions])
-    leaks = find_leaks(questions, stems, int(ctx.option("min-key-words")), int(ctx.option("ngram")),
-                       int(ctx.option("max-stems")))
+    questions = bank.entries
     flags = bank.target_flags()
+    leaks = find_leaks(questions, bank.target_indexes(), int(ctx.option("min-key-words")), int(ctx.option("ngram")),
+                       int(ctx.option("max-stems")))
     for leak in leaks:
         source, holder = questions[leak.source], questions[leak.stem_of]
         what = "key" if leak.kind == "key" else "explanation"
@@ -361,9 +357,9 @@ def blueprint_coverage(bank: Bank, ctx) -> Iterator[Finding]:
     Write questions for the under-covered domains (or retire some from the over-covered ones).
     """
     minimum, tolerance = int(ctx.option("min-questions")), float(ctx.option("tolerance"))
-    cover = figures.blueprint_coverage(bank.questions, bank.exams)
+    cover = figures.blueprint_coverage(bank.entries, bank.exams)
     for code, exam in sorted(bank.exams.items()):
-        total = sum(1 for q in bank.questions if q.exam == code)
+        total = sum(1 for e in bank.entries if e.exam == code)
         weights = sum(d.weight for d in exam.domains) or 1.0
         if total < minimum or not bank.is_target(exam.path):
             continue

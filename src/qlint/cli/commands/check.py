@@ -13,7 +13,6 @@ from qlint.diagnostic import Severity
 from qlint.runner import RunOptions
 from qlint.engine import LintResult, lint, make_settings
 from qlint.files import UnsafePathError, write_output
-from qlint.fixing import add_fix_flags, run_fixes
 from qlint.project.config import ConfigError, load_config
 from qlint.reports import REPORTERS, ReportContext, needs_figures
 from qlint.reports._context import bank_figures, run_context
@@ -61,15 +60,17 @@ def configure(p: argparse.ArgumentParser):
                    help="results cache folder (default: $QLINT_CACHE_DIR, else .qlint_cache beside the configuration)")
     p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                    help="worker processes for files the cache cannot answer (default: one per core; 1: serial)")
-    add_fix_flags(p)
+    p.add_argument("--fix", action="store_true", help="apply the safe fixes rules offer, then report what remains")
+    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply unsafe fixes too")
+    p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff without writing (exit 1 if any)")
     return run
 
 
 def run_options(args: argparse.Namespace, config) -> RunOptions:
     if args.no_cache:
-        return RunOptions(None, args.jobs)
+        return RunOptions(None, args.jobs, lean=True)
     folder = args.cache_dir or os.environ.get("QLINT_CACHE_DIR") or str(config.root / ".qlint_cache")
-    return RunOptions(Path(folder), args.jobs)
+    return RunOptions(Path(folder), args.jobs, lean=True)
 
 
 def choose_formats(given: str, output_file: str | None, environ: Mapping[str, str]) -> tuple[str, str | None]:
@@ -99,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     paths = args.paths or [str(config.bank_dir)]
     if args.fix or args.diff:
+        from qlint.fixing import run_fixes  # only --fix / --diff need the YAML editor
+
         code = run_fixes(args, paths, settings, sys.stdout, sys.stderr)
         if code is not None:
             return code

@@ -8,7 +8,6 @@ import sys
 from qlint.changes import Change, publish
 from qlint.cli.commands._authoring import add_mode_flags, internal_error, mode_of, project, refuse_batch
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
-from qlint.formatter import FormatError, format_file
 from qlint.loading.errors import LoadError
 from qlint.project.discovery import discover, display_path
 
@@ -24,6 +23,7 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
+    from qlint.formatter import FormatError, format_file
     settings = project(with_exams=False)
     if settings is None:
         return EXIT_ERROR

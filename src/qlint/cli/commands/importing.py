@@ -10,10 +10,8 @@ from pathlib import Path
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.cli.commands._authoring import internal_error, project, refuse_batch
 from qlint.files import Batch, UnsafePathError, safe_join
-from qlint.formatter import FormatError
 from qlint.importers import IMPORTERS, Imported, Importer, ImportJob, ImportResult, SourceError
 from qlint.importers._package import PackageLimits
-from qlint.importers._write import target_path, to_yaml
 from qlint.loading.errors import LoadError
 from qlint.project.discovery import display_path
 
@@ -78,6 +76,8 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
+    from qlint.formatter import FormatError
+    from qlint.importers._write import target_path, to_yaml
     if args.fmt not in IMPORTERS:
         print(f"qlint: error: unknown import format {args.fmt!r}; choose from: {', '.join(IMPORTERS.names())}", file=sys.stderr)
         return EXIT_ERROR

@@ -10,7 +10,6 @@ from qlint.cli import EXIT_ERROR, EXIT_OK, command
 from qlint.cli.commands._authoring import project
 from qlint.project.discovery import display_path
 from qlint.files import UnsafePathError
-from qlint.scaffold import ScaffoldError, Spec, check_id, default_id, render, target_path, validate_spec
 
 
 class _Ask:
@@ -36,6 +35,7 @@ class _Ask:
 
 
 def interview(spec: Spec, exams, ask: _Ask) -> None:
+    from qlint.scaffold import ScaffoldError, Spec, check_id, default_id, render, target_path, validate_spec
     spec.exam = ask("Exam code", spec.exam or (sorted(exams)[0] if exams else ""), sorted(exams) or None)
     exam = exams[spec.exam]
     for i, d in enumerate(exam.domains, 1):
@@ -70,6 +70,7 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
+    from qlint.scaffold import ScaffoldError, Spec, check_id, default_id, render, target_path, validate_spec
     settings = project()
     if settings is None:
         return EXIT_ERROR

@@ -5,25 +5,22 @@ from __future__ import annotations
 import argparse
 import sys
 
+from qlint.bank.entry import BankEntry
 from qlint.bank.figures import key_balance
 from qlint.changes import Change, publish
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.cli.commands._authoring import add_mode_flags, internal_error, mode_of, project, refuse_batch
 from qlint.engine import load_document
-from qlint.formatter import kind_of
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import LETTERS, Question
 from qlint.project.discovery import discover, display_path
-from qlint.shuffling import plan, position_in, reordered
-from qlint.yamldoc import parse
-from qlint.yamledit import EditError, reorder
 
 
 def _balance_line(questions: list[Question]) -> str:
     parts = []
-    for b in key_balance(questions):
+    for b in key_balance([BankEntry.of(q.path, q.data) for q in questions]):
         counts = " ".join(f"{LETTERS[i]}:{n}" for i, n in enumerate(b.counts))
         parts.append(f"{b.k} options: {counts} (chi-square p={b.p_value:.2f})")
     return "; ".join(parts) or "no single-answer questions"
@@ -32,6 +29,10 @@ def _balance_line(questions: list[Question]) -> str:
 def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tuple[bytes, str, Question]]:
     """path -> (bytes, text, Question) for the schema-valid question files under `paths`; the bytes
     are what the text came from, so a file edited since then is not overwritten."""
+    from qlint.formatter import kind_of
+    from qlint.shuffling import plan, position_in, reordered
+    from qlint.yamldoc import parse
+    from qlint.yamledit import EditError, reorder
     files, missing = discover(paths)
     errors += [f"{display_path(m)}:1:1: no such file or directory" for m in missing]
     out = {}
@@ -63,6 +64,10 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
+    from qlint.formatter import kind_of
+    from qlint.shuffling import plan, position_in, reordered
+    from qlint.yamldoc import parse
+    from qlint.yamledit import EditError, reorder
     settings = project(with_exams=False)
     if settings is None:
         return EXIT_ERROR
