@@ -138,3 +138,13 @@ def test_entry_texts_are_tokens_joined_by_single_spaces():
     assert e.stem == "use amazon s3 standard-ia for logs"
     assert e.keys == ((0, "amazon s3 standard-ia"),) and e.key_positions == (0,) and e.key_longest
     assert contains(e.stem, "amazon s3") and not contains(e.stem, "amazon s") and not contains(e.stem, "s3 standard")
+
+
+def test_numpy_and_python_rank_shingles_alike(entries):
+    """The whole-bank index ranks packed shingles with NumPy, other sets in Python: same ranks."""
+    from qlint.bank.entry import unpacked
+    from qlint.bank.similarity import _ranks
+
+    views = [unpacked(e.shingles) for e in entries]
+    ranks = _ranks(views)
+    assert ranks and ranks == _ranks([frozenset(v) for v in views])

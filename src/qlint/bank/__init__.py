@@ -21,7 +21,8 @@ class Bank:
     entries: list[BankEntry]
     exams: dict[str, Exam]
     targets: set[str] = field(default_factory=set)  # real paths of the files findings may name
-    flags: list[bool] | None = None  # `target_flags`, when the caller already knows them
+    flags: list[bool] | None = None  # `target_flags`, when the caller already knows them (then
+    # `targets` need only hold the exam files among them)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod

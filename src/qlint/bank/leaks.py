@@ -50,6 +50,21 @@ class _Texts:
             return unpacked(e.stem_grams if which == "stem" else e.explanation_grams)
         return gram_hashes(e.stem_tokens() if which == "stem" else e.explanation_tokens(), self.ngram)
 
+    def shared_grams(self) -> tuple[dict[int, list[int]], list[int]]:
+        """(explanation n-gram hash -> the stems whose n-grams include it; the questions whose
+        explanation has any such n-gram), over the whole bank."""
+        wanted: set[int] = set()
+        for e in self.entries:
+            wanted.update(self.grams(e, "explanation"))
+        by_hash: dict[int, list[int]] = {}
+        for b, e in enumerate(self.entries):
+            grams = self.grams(e, "stem")
+            if not wanted.isdisjoint(grams):
+                for h in wanted.intersection(grams):
+                    by_hash.setdefault(h, []).append(b)
+        sources = [a for a, e in enumerate(self.entries) if not by_hash.keys().isdisjoint(self.grams(e, "explanation"))]
+        return by_hash, sources
+
     def leaking_keys(self, a: int) -> list[tuple[int, str]]:
         """(option, phrase) of a's keys long enough to count and not part of a's own stem."""
         return [(opt, text) for opt, text in self.entries[a].keys
@@ -102,20 +117,10 @@ def _all_leaks(t: _Texts) -> list[Leak]:
             found = [b for b in where if b != a and (phrase == anchor or contains(stems[b], phrase))]
             if found:
                 keys.setdefault(a, []).extend(t.key_leaks(a, opt, phrase, found))
-    wanted: set[int] = set()  # every explanation n-gram hash ...
-    for e in entries:
-        wanted.update(t.grams(e, "explanation"))
-    by_hash: dict[int, list[int]] = {}  # ... that some stem holds -> those stems
-    for b, e in enumerate(entries):
-        grams = t.grams(e, "stem")
-        if not wanted.isdisjoint(grams):
-            for h in wanted.intersection(grams):
-                by_hash.setdefault(h, []).append(b)
-    del wanted
+    by_hash, sources = t.shared_grams()  # explanation n-gram hashes some stem holds -> those stems
     out = [x for found in keys.values() for x in found]
-    for a, e in enumerate(entries):
-        if not by_hash.keys().isdisjoint(t.grams(e, "explanation")):
-            out += t.explanation_leaks(a, by_hash.get, {x.stem_of for x in keys.get(a, ())})
+    for a in sources:
+        out += t.explanation_leaks(a, by_hash.get, {x.stem_of for x in keys.get(a, ())})
     return out
 
 

@@ -55,17 +55,12 @@ class SimilarityIndex:
             raise ValueError(f"Jaccard threshold must be in (0, 1], got {threshold}")
         self.sets = sets
         self.threshold = threshold
-        df = _shared_counts(sets)
         # a shingle seen once cannot pair anything; the others are ranked rarest first (from 1),
-        # ties by value (the second sort is stable)
-        order = sorted(df)
-        order.sort(key=df.__getitem__)
-        rank = dict(zip(order, range(1, len(order) + 1)))
-        del df, order
+        # ties by value
+        rank = _ranks(sets)
         self.sizes = [len(s) for s in sets]
         self._unique: list[int] = []  # shingles of the set seen nowhere else
         self._prefixes: list[list[int]] = []  # ranks of the prefix's shingles, ascending
-        self._postings: dict[int, list[int]] = {}
         for i, s in enumerate(sets):
             shared = sorted(filter(None, map(rank.get, s)))  # unranked: seen once
             self._unique.append(len(s) - len(shared))
@@ -73,10 +68,8 @@ class SimilarityIndex:
             if room <= 0 or not s:
                 self._prefixes.append([])
                 continue
-            prefix = shared[:room]
-            self._prefixes.append(prefix)
-            for r in prefix:
-                self._postings.setdefault(r, []).append(i)
+            self._prefixes.append(shared[:room])
+        self._postings: dict[int, list[int]] | None = None  # rank -> sets with it in their prefix
         self.candidates_checked = 0  # for the benchmark: how much pruning left to verify
         self._least: dict[int, _LeastFound] = {}
 
@@ -116,6 +109,11 @@ class SimilarityIndex:
         prefix = self._prefixes[i]
         if not prefix:
             return []
+        if self._postings is None:
+            self._postings = {}
+            for j, pj in enumerate(self._prefixes):
+                for r in pj:
+                    self._postings.setdefault(r, []).append(j)
         least, sizes = self._least_found(self.sizes[i]), self.sizes
         counts = Counter(chain.from_iterable(map(self._postings.__getitem__, prefix)))
         out = []
@@ -126,19 +124,56 @@ class SimilarityIndex:
         out.sort(key=lambda p: (-p[1], p[0]))
         return out
 
+    def all_similar(self) -> dict[int, list[tuple[int, float]]]:
+        """`similar(i)` for every set with any, each pair counted once: set i meets only the
+        sets before it, through postings that grow as the sets are taken in turn (AllPairs,
+        Bayardo, Ma & Srikant 2007). Pairs, bounds and scores are those of `similar`."""
+        out: dict[int, list[tuple[int, float]]] = {}
+        postings: dict[int, list[int]] = {}
+        sizes, threshold = self.sizes, self.threshold
+        for i, prefix in enumerate(self._prefixes):
+            lists = [postings[r] for r in prefix if r in postings]
+            if lists:
+                least = self._least_found(sizes[i])
+                probe: frozenset[int] | None = None
+                for j, found in Counter(chain.from_iterable(lists)).items():
+                    if found >= least[sizes[j]]:
+                        probe = probe if probe is not None else frozenset(self.sets[i])
+                        score = self._verify(probe, i, j, found)
+                        if score is not None and score >= threshold:
+                            out.setdefault(i, []).append((j, score))
+                            out.setdefault(j, []).append((i, score))
+            for r in prefix:
+                postings.setdefault(r, []).append(i)
+        for found in out.values():
+            found.sort(key=lambda p: (-p[1], p[0]))
+        return out
+
+
+def _ranks(sets: Sequence[Collection[int]]) -> dict[int, int]:
+    """Rank (from 1) of each shingle more than one set holds: rarest first, ties by value."""
+    if sets and all(isinstance(s, memoryview) for s in sets):
+        from qlint.bank.packed import shared_ranks  # NumPy: whole-bank paths only
+
+        return shared_ranks(sets)
+    df = _shared_counts(sets)
+    order = sorted(df)
+    order.sort(key=df.__getitem__)  # stable: ties stay by value
+    return dict(zip(order, range(1, len(order) + 1)))
+
 
 def _shared_counts(sets: Sequence[Collection[int]]) -> Counter[int]:
     """How many sets hold each shingle, for the shingles more than one set holds. Counting only
     those (the rest are a bank's own wording, most of it) keeps the table a fifth the size."""
     seen: set[int] = set()
-    shared: set[int] = set()
-    for s in sets:
-        shared.update(seen.intersection(s))
-        seen.update(s)
-    del seen
     counts: Counter[int] = Counter()
     for s in sets:
-        counts.update(shared.intersection(s))
+        mine = frozenset(s)
+        again = mine.intersection(seen)
+        if again:
+            counts.update(again)
+            counts.update([h for h in again if counts[h] == 1])  # its first holder, counted now
+        seen |= mine
     return counts
 
 class _LeastFound(dict):
@@ -187,4 +222,7 @@ def near_duplicates(entries: list[BankEntry], threshold: float, probes: Iterable
         return {i: found for i in probes if (found := similar_direct(entries, i, threshold))}
     with acyclic_build():
         index = SimilarityIndex([unpacked(e.shingles) for e in entries], threshold)
-        return {i: found for i in probes if (found := index.similar(i))}
+        if len(probes) * 2 < len(entries):
+            return {i: found for i in probes if (found := index.similar(i))}
+        every = index.all_similar()  # most sets are probes: find each pair once
+        return {i: every[i] for i in probes if i in every}
