@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,22 @@ def standalone_sample() -> str:
     """The sample question as a file alone in a project: its `related` ids point nowhere there."""
     text = SAMPLE.read_text(encoding="utf-8")
     return "\n".join("related: []" if line.startswith("related:") else line for line in text.split("\n"))
+
+
+def random_sets(seed: int, count: int = 300) -> list[frozenset[int]]:
+    """Shingle sets of many sizes over a small vocabulary, a third of them near copies of
+    earlier ones (a few members dropped and added): the hard cases for similarity bounds."""
+    rng = random.Random(seed)
+    sets: list[frozenset[int]] = []
+    for _ in range(count):
+        if sets and rng.random() < 0.3:
+            base = set(rng.choice(sets))
+            base -= set(rng.sample(sorted(base), min(len(base), rng.randint(0, 3))))
+            base |= {rng.randrange(400) for _ in range(rng.randint(0, 3))}
+            sets.append(frozenset(base))
+        else:
+            sets.append(frozenset(rng.randrange(400) for _ in range(rng.randint(1, 60))))
+    return sets
 
 
 def shared_dir() -> Path:

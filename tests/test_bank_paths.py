@@ -21,7 +21,7 @@ from qlint.engine import RuleContext
 from qlint.project.config import Config
 from qlint.rules import RULES
 
-from conftest import REPO
+from conftest import REPO, random_sets
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate_bank import generate  # noqa: E402
@@ -89,16 +89,7 @@ def test_leaks_direct_equal_the_full_search(entries, ngram):
 def test_near_duplicates_direct_equals_index_on_random_sets(threshold):
     """Sets of many sizes, with copies and subsets: the direct path's length filter must keep
     every pair the index keeps, with the same scores and order."""
-    rng = random.Random(4)
-    sets: list[set[int]] = []
-    for _ in range(300):
-        if sets and rng.random() < 0.3:  # a near copy: drop and add a few shingles
-            base = set(rng.choice(sets))
-            base -= set(rng.sample(sorted(base), min(len(base), rng.randint(0, 3))))
-            base |= {rng.randrange(400) for _ in range(rng.randint(0, 3))}
-            sets.append(base)
-        else:
-            sets.append({rng.randrange(400) for _ in range(rng.randint(1, 60))})
+    sets = random_sets(4)
     shingles = [name for name, _ in FIELDS].index("shingles")
     blank = BankEntry.of("q.yaml", {"stem": "", "options": []})
     entries = [BankEntry(blank[:shingles] + (packed(s),) + blank[shingles + 1:]) for s in sets]

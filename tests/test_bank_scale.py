@@ -4,7 +4,6 @@ benchmarks/bench_bank.py, never in tests.)"""
 
 from __future__ import annotations
 
-import random
 import sys
 from itertools import combinations
 
@@ -14,7 +13,7 @@ from qlint.bank.entry import BankEntry
 from qlint.bank.leaks import find_leaks
 from qlint.bank.similarity import SimilarityIndex, jaccard, shingle_sets
 
-from conftest import REPO
+from conftest import REPO, random_sets
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_bank import planted_recall  # noqa: E402
@@ -56,16 +55,7 @@ def test_index_matches_brute_force(generated, threshold):
 def test_index_matches_brute_force_on_random_sets(threshold):
     """Sets of many sizes over a small vocabulary, with copies and subsets: the overlap bounds
     must keep every pair that reaches the threshold, and only those, with their exact scores."""
-    rng = random.Random(3)
-    sets: list[frozenset[int]] = []
-    for _ in range(300):
-        if sets and rng.random() < 0.3:  # a near copy: drop and add a few shingles
-            base = set(rng.choice(sets))
-            base -= set(rng.sample(sorted(base), min(len(base), rng.randint(0, 3))))
-            base |= {rng.randrange(400) for _ in range(rng.randint(0, 3))}
-            sets.append(frozenset(base))
-        else:
-            sets.append(frozenset(rng.randrange(400) for _ in range(rng.randint(1, 60))))
+    sets = random_sets(3)
     index = SimilarityIndex(sets, threshold)
     brute = {i: sorted(((j, jaccard(a, b)) for j, b in enumerate(sets) if j != i and jaccard(a, b) >= threshold),
                        key=lambda p: (-p[1], p[0])) for i, a in enumerate(sets)}

@@ -153,3 +153,25 @@ def test_lean_results_keep_text_only_where_a_report_needs_it(bank, tmp_path, mon
         for path, r in result.results.items():
             if r.kind == "question":  # exam definitions are read whole up front: two files
                 assert r.data is None and bool(r.text) == (display_path(path) in named), path
+
+
+def test_a_context_file_edited_since_it_was_cached_is_read_again(bank, tmp_path, monkeypatch):
+    """A run over one staged file reads the rest of the bank's entries from the cache; a file
+    edited since (here made a copy of the staged one) must be seen as it is now."""
+    monkeypatch.chdir(bank)
+    cache = tmp_path / "cache"
+    run(bank, RunOptions(cache, jobs=1))
+    target = sorted((bank / "bank").rglob("q000011.yaml"))[0]
+    other = sorted((bank / "bank").rglob("q000013.yaml"))[0]
+    original = other.read_text(encoding="utf-8")
+    copy = target.read_text(encoding="utf-8").replace("id: bench-000011", "id: bench-000011-copy", 1)
+    assert copy != target.read_text(encoding="utf-8")
+    try:
+        other.write_text(copy, encoding="utf-8")
+        cached = run(bank, RunOptions(cache, jobs=1), paths=[str(target)])
+        assert len(cached.checker.hits) > 100  # the rest of the bank came from the cache
+        fresh = run(bank, RunOptions(None, jobs=1), paths=[str(target)])
+        assert diags(cached) == diags(fresh)
+        assert any(d.code == "B006" and "q000013.yaml" in d.message for d in cached.diagnostics)
+    finally:
+        other.write_text(original, encoding="utf-8")

@@ -260,7 +260,8 @@ def bank_context(settings: Settings, results: dict[str, FileResult], checker: Fi
     checker = checker or FileChecker(settings, RunOptions(jobs=1))
     entries = {p: r.entry for p, r in targets.items() if r.entry is not None}
     context_set = set(context)  # absolute already (see `_context_files`)
-    entries.update(checker.check(context + [p for p in targets if p not in entries], load_entry, table="entries"))
+    entries.update(checker.check(context + [p for p in targets if p not in entries], load_entry, table="entries",
+                                 stored=BankEntry.plain, restored=BankEntry.from_plain))
     cwd = os.getcwd() + os.sep
     order = sorted((p if p in context_set else _absolute(p, cwd), p) for p, e in entries.items() if e is not None)
     exam_targets = {real_path(p) for p, r in results.items() if r.kind == "exam"}  # questions: the flags
@@ -370,7 +371,7 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
         elif f in computed:
             result = checked[f]
             if result.entry is not None:
-                checker.store("entries", f, result.entry)
+                checker.store("entries", f, BankEntry.plain(result.entry))
         else:
             result = _restored(checked[f], f, settings, options.lean)
         results[f] = result

@@ -113,41 +113,44 @@ class FileChecker:
         self.bank_hit = False
 
     def digest_of(self, path: str) -> str | None:
-        """The hash of the file's bytes: remembered by stat signature, else read and hashed."""
-        if path in self.digests:
-            return self.digests[path]
+        """The hash of the file's bytes: remembered by stat signature, else read and hashed.
+        (Called for every bank file on every run: kept to one lstat and one dict lookup.)"""
+        d = self.digests.get(path)
+        if d is not None:
+            return d
         assert self.cache is not None
         key = path if os.path.isabs(path) else os.path.abspath(path)
         try:
             info = os.lstat(path)
         except OSError:
             return None
-        d = self.cache.known_digest(key, info) if stat.S_ISREG(info.st_mode) else None
+        regular = stat.S_ISREG(info.st_mode)
+        d = self.cache.known_digest(key, info) if regular else None
         if d is None:
             try:
                 d = digest(read_bytes(path, self.settings.config.limits))
             except LoadError:
                 return None  # unreadable: never cached, the check reports it
-            if stat.S_ISREG(info.st_mode):
+            if regular:
                 self.cache.remember_digest(key, info, d)
         self.digests[path] = d
         return d
 
     def check(self, paths: list[str], func: Callable[[str, Any], Any], table: str = "results",
-              stored: Callable[[Any], Any] | None = None) -> dict[str, Any]:
-        """`func(path, settings)` for `paths`: from the cache when the bytes are unchanged,
-        computed otherwise and cached (as `stored(value)`, when given)."""
+              stored: Callable[[Any], Any] | None = None, restored: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+        """`func(path, settings)` for `paths`: from the cache when the bytes are unchanged (as
+        `restored(cached)`, when given), computed otherwise and cached (as `stored(value)`)."""
         out: dict[str, Any] = {}
         todo: list[str] = []
         cache = self.cache
         if cache:
             keys = display_paths(paths)  # results name their file as shown: the key does too
-            cache.prefetch(table, list(keys.values()))
+            wanted = {keys[p]: d for p in paths if (d := self.digest_of(p))}
+            found = cache.lookup(table, wanted)
             for p in paths:
-                d = self.digest_of(p)
-                hit = cache.get(table, keys[p], d) if d else None
+                hit = found.get(keys[p])
                 if hit is not None:
-                    out[p] = hit
+                    out[p] = restored(hit) if restored else hit
                     self.hits.append(p)
                 else:
                     todo.append(p)

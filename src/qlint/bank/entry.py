@@ -78,6 +78,7 @@ FIELDS = (
     ("stem_grams", "packed stable hashes of the stem's word n-grams (B007)"),
     ("explanation_grams", "packed stable hashes of the explanation's word n-grams (B007)"),
     ("gram", "the n of stem_grams and explanation_grams"),
+    ("single_key", "the key's position in a single-answer question with one key, else None"),
 )
 
 
@@ -119,12 +120,17 @@ class BankEntry(tuple):
             packed(gram_hashes(stem, ngram)),
             packed(gram_hashes(explanation, ngram)),
             ngram,
+            keyed[0] if data.get("type", "single") == "single" and len(keyed) == 1 else None,
         ))
 
-    @property
-    def single_key(self) -> int | None:
-        """The key's position when this is a single-answer question with exactly one key."""
-        return self.key_positions[0] if self.type == "single" and len(self.key_positions) == 1 else None
+    @staticmethod
+    def plain(entry: "BankEntry | None") -> tuple[Any, ...] | None:
+        """As the cache stores it: a plain tuple (marshal takes no subclass)."""
+        return None if entry is None else tuple(entry)
+
+    @staticmethod
+    def from_plain(value: tuple[Any, ...] | None) -> "BankEntry | None":
+        return None if value is None else BankEntry(value)
 
     def key_pointer(self) -> str:
         return f"/options/{self.key_positions[0]}"
