@@ -153,8 +153,10 @@ def main() -> int:
     print("| bank | tool | wall s | CPU s | peak MB | wall vs check-jsonschema |")
     print("|---:|---|---:|---:|---:|---:|")
     refs: dict[str, Measure] = {}  # a larger bank without a reference run is compared per file
+    runs: dict[int, dict[str, Measure | None]] = {}
     for n in (int(s) for s in args.sizes.split(",")):
         rows = run_bank(n, work / f"bank-{n}", tools, args.reference_max)
+        runs[n] = dict(rows)
         ref = dict(rows).get("check-jsonschema (schema only)") or refs.get("check-jsonschema")
         if dict(rows).get("check-jsonschema (schema only)"):
             refs["check-jsonschema"] = dict(rows)["check-jsonschema (schema only)"]
@@ -168,9 +170,34 @@ def main() -> int:
             flag = "" if m.code in (0, 1) else f" (exit {m.code})"
             print(f"| {n:,} | {name}{flag} | {m.wall:.2f} | {m.cpu:.2f} | {m.peak_mb:.0f} | {ratio} |")
         sys.stdout.flush()
+    print_targets(runs)
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def print_targets(runs: dict[int, dict[str, Measure | None]]) -> None:
+    """The speed targets (issue #7), judged on the figures of this run; a target whose banks
+    were not run is left out."""
+    lines = []
+    ten, hundred = runs.get(10_000, {}), runs.get(100_000, {})
+    cold, warm, one = ten.get("qlint cold (no cache)"), ten.get("qlint warm (cache)"), ten.get("qlint, one changed file")
+    ref = ten.get("check-jsonschema (schema only)")
+    if cold and ref:
+        lines.append(("10k cold, all rules: at most 0.8x check-jsonschema", f"{cold.wall / ref.wall:.2f}x", cold.wall <= 0.8 * ref.wall))
+    if warm and ref:
+        lines.append(("10k warm, nothing changed: at most 0.1x check-jsonschema", f"{warm.wall / ref.wall:.2f}x", warm.wall <= 0.1 * ref.wall))
+    if one:
+        lines.append(("one changed file in the 10k bank, bank rules on: under 0.5 s", f"{one.wall:.2f} s", one.wall < 0.5))
+    big = hundred.get("qlint cold (no cache)")
+    if big and cold:
+        lines.append(("100k cold: at most 11x the 10k cold time", f"{big.wall / cold.wall:.1f}x", big.wall <= 11 * cold.wall))
+    if big:
+        lines.append(("100k cold: peak memory under 1 GiB", f"{big.peak_mb:.0f} MB", big.peak_mb < 1024))
+    if lines:
+        print("\n| target | this run | met |\n|---|---:|---|")
+        for what, value, ok in lines:
+            print(f"| {what} | {value} | {'yes' if ok else 'NO'} |")
 
 
 if __name__ == "__main__":
