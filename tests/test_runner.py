@@ -175,3 +175,18 @@ def test_a_context_file_edited_since_it_was_cached_is_read_again(bank, tmp_path,
         assert any(d.code == "B006" and "q000013.yaml" in d.message for d in cached.diagnostics)
     finally:
         other.write_text(original, encoding="utf-8")
+
+
+def test_a_bank_under_a_hidden_folder_is_still_the_context(tmp_path, monkeypatch):
+    """`qlint check .` does not walk hidden folders; if the configured bank is in one, the bank
+    rules must still read it (the run is not taken for one over the whole bank)."""
+    root = tmp_path / "proj"
+    synthbank.generate(root / ".data" / "bank", 30, seed=3, dup_every=10, flaw_every=1000)
+    (root / "qlint.toml").write_text('bank = ".data/bank"\n', encoding="utf-8")
+    monkeypatch.chdir(root)
+    target = sorted((root / ".data" / "bank").rglob("q000009-dup.yaml"))[0]
+    visible = root / "q.yaml"
+    visible.write_text(target.read_text(encoding="utf-8").replace("-dup", "-visible"), encoding="utf-8")
+    result = run(root, RunOptions(None, jobs=1), paths=["."])
+    assert [Path(f).name for f in result.files] == ["q.yaml"]
+    assert any(d.code == "B006" and d.path == "q.yaml" for d in result.diagnostics)

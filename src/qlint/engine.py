@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 from functools import lru_cache
+from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
@@ -276,13 +277,15 @@ def _absolute(path: str, cwd: str) -> str:
 
 
 def run_bank_rules(settings: Settings, results: dict[str, FileResult],
-                   checker: FileChecker | None = None) -> tuple[list[Diagnostic], Bank | None]:
+                   checker: FileChecker | None = None, whole_bank: bool = False) -> tuple[list[Diagnostic], Bank | None]:
     """Bank rules over the whole bank; findings are kept only for `results` (the files asked for),
-    question or exam files alike. With a cache, an unchanged bank reuses the last result."""
+    question or exam files alike. With a cache, an unchanged bank reuses the last result.
+    `whole_bank`: the files asked for came from walking the bank folder (or one above it), so
+    there is no other bank file to find."""
     rules = settings.selection.rules("bank")
     if not rules:
         return [], None
-    context = _context_files(settings, results)
+    context = [] if whole_bank else _context_files(settings, results)
     key = checker.bank_key(context + list(results), list(results)) if checker else None
     cached = checker.get_bank(key) if checker else None
     if cached is not None:
@@ -376,7 +379,7 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
             result = _restored(checked[f], f, settings, options.lean)
         results[f] = result
         diagnostics += result.diagnostics
-    bank_diags, bank = run_bank_rules(settings, results, checker)
+    bank_diags, bank = run_bank_rules(settings, results, checker, _walks_bank(paths, settings))
     checker.close()
     diagnostics += bank_diags
     named = {d.path for d in bank_diags}  # (from the cache, bank findings were placed without reading)
@@ -385,6 +388,20 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
             text_of(result, settings)
     diagnostics = _suppress(diagnostics, results, settings)
     return LintResult(sorted(diagnostics), files, results, bank, checker)
+
+
+def _walks_bank(paths: list[str], settings: Settings) -> bool:
+    """A path asked for is a folder holding the bank folder, reached by the walk (no hidden
+    folder or folder named like a question file on the way): discovery found every bank file."""
+    bank = settings.config.bank_dir
+    for p in paths:
+        if os.path.isdir(p) and not p.rstrip("/").endswith((".yaml", ".yml")):
+            folder = Path(real_path(p))
+            if folder == bank or folder in bank.parents:
+                below = bank.relative_to(folder).parts
+                if not any(part.startswith(".") or part.endswith((".yaml", ".yml")) for part in below):
+                    return True
+    return False
 
 
 def _stored(result: FileResult) -> FileResult:
