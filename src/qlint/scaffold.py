@@ -1,7 +1,7 @@
 """`qlint new`: a question file with every required field, placeholders and guidance comments.
 
-Placeholders start with "TODO" so `qlint check` keeps flagging them (K001 placeholder rationales,
-K003 trap) until an author replaces them; the file is schema-valid from the start.
+Placeholders hold "TODO" so `qlint check` keeps flagging them (F002 unfinished-text) until an
+author replaces them; the file is schema-valid from the start.
 """
 
 from __future__ import annotations

@@ -51,6 +51,13 @@ QUESTION_ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")  # option ids and tags
 
 
+def placeholder(what: str) -> str:
+    """Text for a required field the source lacks: the file stays schema-valid so it can be
+    formatted and reviewed, the import reports it as unmapped, and lint rule F002 reports the
+    marker until someone writes the real text."""
+    return f"TODO: the source has no {what}."
+
+
 def short(text: str, n: int = 60) -> str:
     """A source excerpt for a message: one line, at most `n` characters, quoted."""
     one = " ".join(text.split())

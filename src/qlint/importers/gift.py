@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer, match_exam
-from qlint.importers.common import option_ids, place, question
+from qlint.importers.common import option_ids, place, placeholder, question
 
 _ESCAPES = {"~": "~", "=": "=", "#": "#", "{": "{", "}": "}", ":": ":", "n": "\n", "\\": "\\"}
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
@@ -234,7 +234,7 @@ def read_gift(job: ImportJob) -> ImportResult:
         data["status"] = "draft"
         data["stem"] = parsed["stem"]
         data["options"] = options
-        data["explanation"] = parsed["general"] or "TODO: the source has no general feedback."
+        data["explanation"] = parsed["general"] or placeholder("general feedback")
         if not parsed["general"]:
             q.unmapped.append(Unmapped(block.line, "no general feedback (####) to use as the explanation"))
         q.data = data

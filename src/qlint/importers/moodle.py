@@ -32,7 +32,7 @@ from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importe
 from qlint.importers._markdown import classes, local, remove
 from qlint.importers._safexml import parse
 from qlint.importers._text import TextReader, finish, html_fragment, question_folder
-from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, question, short
+from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, placeholder, question, short
 
 HEADINGS = {"qlint-rationale", "qlint-right-when", "qlint-why-chosen", "qlint-trap", "qlint-references"}
 OPTION_PARTS = {"qlint-rationale": "rationale", "qlint-right-when": "right_when", "qlint-why-chosen": "why_chosen"}
@@ -180,7 +180,7 @@ class QuestionReader:
         tags = [t for t in (_text(tag).strip() for tag in el.iter() if local(tag) == "tag") if t]
         if tags := clean_tags(tags, self.note):
             data["tags"] = tags
-        data["stem"] = self.markdown(_child(el, "questiontext"), "stem") or self._missing("stem", "TODO: the source has no question text.")
+        data["stem"] = self.markdown(_child(el, "questiontext"), "stem") or self._missing("stem", "question text")
         data["options"] = self._options(answers, keyed)
         general, rest = self.parts(_child(el, "generalfeedback"), GENERAL_PARTS, "general feedback")
         if rest is not None:
@@ -189,14 +189,14 @@ class QuestionReader:
             if value:
                 data[key] = value
         if not data.get("explanation"):
-            data["explanation"] = self._missing("explanation", "TODO: the source has no general feedback.")
+            data["explanation"] = self._missing("explanation", "general feedback")
         self._moodle_only()
         self.q.data = in_schema_order(data)
         return self.q
 
-    def _missing(self, what: str, placeholder: str) -> str:
+    def _missing(self, what: str, source_part: str) -> str:
         self.note(f"no {what}; a TODO placeholder was written")
-        return placeholder
+        return placeholder(source_part)
 
     def _id(self) -> str:
         idnumber = _plain(_child(self.el, "idnumber"))
@@ -237,7 +237,7 @@ class QuestionReader:
         texts = [self.markdown(a, f"answer {n}") for n, a in enumerate(answers, 1)]
         options = []
         for n, (answer, text, oid, key) in enumerate(zip(answers, texts, option_ids(texts), keyed), 1):
-            option: dict[str, Any] = {"id": oid, "text": text or self._missing(f"text for answer {n}", "TODO")}
+            option: dict[str, Any] = {"id": oid, "text": text or self._missing(f"text for answer {n}", f"text for answer {n}")}
             option["correct"] = key
             parts, rest = self.parts(_child(answer, "feedback"), OPTION_PARTS, f"answer {n} feedback")
             if rest is not None:

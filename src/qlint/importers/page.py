@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer
-from qlint.importers.common import option_ids, place, question
+from qlint.importers.common import option_ids, place, placeholder, question
 
 TITLE = re.compile(r"^(?P<exam>[A-Z0-9][A-Z0-9-]{1,31})\s+(?P<domain>.+?)\s+practice question\s*$", re.I)
 HEADINGS = {
@@ -125,7 +125,7 @@ def read_page(job: ImportJob) -> ImportResult:
     if n_keys > 1:
         q.data["type"] = "multiple"
         q.data["choose"] = n_keys
-    q.data["explanation"] = explanation or "TODO: the page has no explanation."
+    q.data["explanation"] = explanation or placeholder("explanation")
     if not explanation:
         q.unmapped.append(Unmapped(_first_line(sections.get("answer", [])) or start + 1, "no explanation under 'Correct answer & explanation'"))
     refs = _references(sections.get("references", []), q)

@@ -32,7 +32,7 @@ from qlint.importers._markdown import BLOCKS, classes, local, remove
 from qlint.importers._package import Package
 from qlint.importers._safexml import parse
 from qlint.importers._text import TextReader, finish, question_folder
-from qlint.importers.common import QUESTION_ID, SLUG, clean_tags, in_schema_order, place, question, short
+from qlint.importers.common import QUESTION_ID, SLUG, clean_tags, in_schema_order, place, placeholder, question, short
 from qlint.loading.schema_fixes import slug
 
 MANIFEST = "imsmanifest.xml"
@@ -305,7 +305,7 @@ class ItemReader:
         stem = finish("\n\n".join(p for p in parts if p))
         if not stem:
             self.note("the item has no stem text")
-            stem = "TODO: the source has no stem."
+            stem = placeholder("stem")
         return stem
 
     def _options(self, interaction: etree._Element, keys: list[str]) -> list[dict[str, Any]]:
@@ -328,7 +328,7 @@ class ItemReader:
             option: dict[str, Any] = {"id": oid, "text": self.text.markdown(text_only, f"option {oid} text")}
             if not option["text"]:
                 self.note(f"choice {identifier!r} has no text", choice)
-                option["text"] = "TODO: the source has no text for this option."
+                option["text"] = placeholder("text for this option")
             option["correct"] = identifier in keys
             if choice.get("fixed") == "true":
                 option["pinned"] = True
@@ -387,7 +387,7 @@ class ItemReader:
                 self.note(f"modal feedback {identifier!r} has no place in a qlint question: {short(text)}", body)
         if not data.get("explanation"):
             self.note("the item has no explanation (modal feedback general_explanation)")
-            data["explanation"] = "TODO: the source has no explanation."
+            data["explanation"] = placeholder("explanation")
         if "trap" in data and not data["trap"]:
             del data["trap"]
 

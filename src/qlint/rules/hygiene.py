@@ -54,3 +54,39 @@ def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
         lines_txt = ", ".join(str(i + 1) for i in bad[:5]) + ("..." if len(bad) > 5 else "")
         yield Finding(join_pointer(path), f"trailing whitespace in {where!r} (text line{'s' if len(bad) > 1 else ''} {lines_txt})"
                       + ("; a Markdown hard break would be lost" if hard else ""), fix=fix)
+
+
+_MARKER = re.compile(r"\b(?:TODO|FIXME)\b")  # upper case: "a to-do list" in prose is not a marker
+
+
+@rule("F002", "unfinished-text", "error",
+      source="Team standard: placeholders written by `qlint new` and `qlint import` must not be published")
+def unfinished_text(q: Question, ctx) -> Iterator[Finding]:
+    """Text that still holds a TODO or FIXME marker.
+
+    ## What it does
+    Reports every text value (stem, trap, options, rationales, explanation, references...) that
+    contains the word `TODO` or `FIXME` in capitals. `qlint new` writes such placeholders for every
+    field the author must fill, and `qlint import` writes one where the source lacks a required
+    field (a stem, an option's text, the explanation), so the file stays schema-valid.
+
+    ## Why it matters
+    A schema-valid placeholder passes every structural check; without this rule a question whose
+    explanation reads "TODO: the source has no explanation." could be exported to candidates.
+
+    ## Example
+    ```yaml
+    explanation: "TODO: the source has no explanation."
+    ```
+
+    ## Fix
+    Write the real text. For a marker that belongs in the text (a question about TODO comments),
+    suppress the finding on that line with `# qlint: disable-line F002 -- reason`.
+    """
+    if not _MARKER.search(all_text(q)):
+        return  # no marker anywhere: the common case, decided with one search
+    for path, text in strings(q):
+        found = _MARKER.search(text)
+        if found:
+            where = "/".join(str(p) for p in path)
+            yield Finding(join_pointer(path), f"{where!r} still holds the placeholder marker {found.group(0)!r}: write the real text")
