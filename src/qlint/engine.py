@@ -23,7 +23,8 @@ from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import keep_compiled_in, validate
 from qlint.model import Question
 from qlint.project.config import Config
-from qlint.project.discovery import discover, display_path, is_within, real_path, walk
+from qlint.project.discovery import (YAML_SUFFIXES, absolute_path, discover, display_path, display_paths, entered,
+                                     is_within, real_path, walk)
 from qlint.project.exams import Exam
 from qlint.rules import RULES, Finding, Rule
 from qlint.runner import FileChecker, RunOptions
@@ -246,7 +247,7 @@ def _context_files(settings: Settings, results: dict[str, FileResult]) -> list[s
     cwd = os.getcwd() + os.sep
     for p, r in results.items():
         if r.kind == "question":
-            a = _absolute(p, cwd)
+            a = absolute_path(p, cwd)
             seen.add(a if a in walked and a not in links else real_path(p))
     return [f for f in files if f in walked and (real_path(f) if f in links else f) not in seen]
 
@@ -264,16 +265,9 @@ def bank_context(settings: Settings, results: dict[str, FileResult], checker: Fi
     entries.update(checker.check(context + [p for p in targets if p not in entries], load_entry, table="entries",
                                  stored=BankEntry.plain, restored=BankEntry.from_plain))
     cwd = os.getcwd() + os.sep
-    order = sorted((p if p in context_set else _absolute(p, cwd), p) for p, e in entries.items() if e is not None)
+    order = sorted((p if p in context_set else absolute_path(p, cwd), p) for p, e in entries.items() if e is not None)
     exam_targets = {real_path(p) for p, r in results.items() if r.kind == "exam"}  # questions: the flags
     return Bank([entries[p] for _, p in order], settings.exams, exam_targets, [p in targets for _, p in order])
-
-
-def _absolute(path: str, cwd: str) -> str:
-    """os.path.abspath, without its normpath for the plain relative paths a walk gives."""
-    if os.path.isabs(path) or "/." in path or "//" in path or path.startswith("."):
-        return os.path.abspath(path)
-    return cwd + path
 
 
 def run_bank_rules(settings: Settings, results: dict[str, FileResult],
@@ -383,9 +377,10 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     checker.close()
     diagnostics += bank_diags
     named = {d.path for d in bank_diags}  # (from the cache, bank findings were placed without reading)
-    for f, result in results.items():
-        if not result.text and display_path(f) in named:
-            text_of(result, settings)
+    if named:
+        for f, shown in display_paths([f for f, r in results.items() if not r.text]).items():
+            if shown in named:
+                text_of(results[f], settings)
     diagnostics = _suppress(diagnostics, results, settings)
     return LintResult(sorted(diagnostics), files, results, bank, checker)
 
@@ -395,12 +390,10 @@ def _walks_bank(paths: list[str], settings: Settings) -> bool:
     folder or folder named like a question file on the way): discovery found every bank file."""
     bank = settings.config.bank_dir
     for p in paths:
-        if os.path.isdir(p) and not p.rstrip("/").endswith((".yaml", ".yml")):
+        if os.path.isdir(p) and not p.rstrip("/").endswith(YAML_SUFFIXES):  # as `discover` walks it
             folder = Path(real_path(p))
-            if folder == bank or folder in bank.parents:
-                below = bank.relative_to(folder).parts
-                if not any(part.startswith(".") or part.endswith((".yaml", ".yml")) for part in below):
-                    return True
+            if (folder == bank or folder in bank.parents) and all(map(entered, bank.relative_to(folder).parts)):
+                return True
     return False
 
 

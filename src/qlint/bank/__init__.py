@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator

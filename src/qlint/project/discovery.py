@@ -31,6 +31,12 @@ def discover(paths: list[str]) -> tuple[list[str], list[str]]:
     return files, missing
 
 
+def entered(name: str) -> bool:
+    """Whether `walk` goes into a folder of this name below the one it starts from: hidden
+    folders and folders named like a question file (reported as unreadable) it does not."""
+    return not name.startswith(".") and not name.endswith(YAML_SUFFIXES)
+
+
 def walk(folder: str) -> tuple[list[str], set[str]]:
     """(files, symbolic links among them): the YAML files under `folder`, sorted, hidden entries
     skipped. Symlinked folders are not entered, so a loop cannot hang the walk; a folder named
@@ -73,18 +79,24 @@ def display_path(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
+def _tidy(path: str) -> bool:
+    """No `.`, `..` or empty component: normpath would leave the path as it is."""
+    return "/." not in path and "//" not in path and not path.startswith(".")
+
+
 def display_paths(paths: list[str]) -> dict[str, str]:
-    """`display_path` of each path; absolute normalised paths below the working directory (a
-    walked bank) are sliced directly, the rest go through `display_path`."""
-    cwd = os.getcwd()
-    prefix = cwd.rstrip(os.sep) + os.sep
-    out = {}
-    for p in paths:
-        if p.startswith(prefix) and "/." not in p and "//" not in p:
-            out[p] = p[len(prefix):]
-        else:
-            out[p] = display_path(p)
-    return out
+    """`display_path` of each path; tidy absolute paths below the working directory (a walked
+    bank) are sliced directly, the rest go through `display_path`."""
+    prefix = os.getcwd().rstrip(os.sep) + os.sep
+    return {p: p[len(prefix):] if p.startswith(prefix) and _tidy(p) else display_path(p) for p in paths}
+
+
+def absolute_path(path: str, cwd: str) -> str:
+    """os.path.abspath with `cwd` (ending in a separator) given, without its normpath for the
+    tidy relative paths a walk gives (100k of them in a bank)."""
+    if os.path.isabs(path) or not _tidy(path):
+        return os.path.abspath(path)
+    return cwd + path
 
 
 @lru_cache(maxsize=4096)

@@ -3,7 +3,6 @@ so the formats themselves stay pure functions of (diagnostics, context)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Mapping
 

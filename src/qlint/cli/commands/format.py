@@ -24,6 +24,7 @@ def configure(p: argparse.ArgumentParser):
 
 def run(args: argparse.Namespace) -> int:
     from qlint.formatter import FormatError, format_file
+
     settings = project(with_exams=False)
     if settings is None:
         return EXIT_ERROR

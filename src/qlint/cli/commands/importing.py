@@ -78,6 +78,7 @@ def configure(p: argparse.ArgumentParser):
 def run(args: argparse.Namespace) -> int:
     from qlint.formatter import FormatError
     from qlint.importers._write import target_path, to_yaml
+
     if args.fmt not in IMPORTERS:
         print(f"qlint: error: unknown import format {args.fmt!r}; choose from: {', '.join(IMPORTERS.names())}", file=sys.stderr)
         return EXIT_ERROR

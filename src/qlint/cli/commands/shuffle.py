@@ -29,10 +29,8 @@ def _balance_line(questions: list[Question]) -> str:
 def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tuple[bytes, str, Question]]:
     """path -> (bytes, text, Question) for the schema-valid question files under `paths`; the bytes
     are what the text came from, so a file edited since then is not overwritten."""
-    from qlint.formatter import kind_of
-    from qlint.shuffling import plan, position_in, reordered
-    from qlint.yamldoc import parse
-    from qlint.yamledit import EditError, reorder
+    from qlint.formatter import kind_of  # the YAML editor's modules load only for this command
+
     files, missing = discover(paths)
     errors += [f"{display_path(m)}:1:1: no such file or directory" for m in missing]
     out = {}
@@ -64,10 +62,10 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.formatter import kind_of
     from qlint.shuffling import plan, position_in, reordered
     from qlint.yamldoc import parse
     from qlint.yamledit import EditError, reorder
+
     settings = project(with_exams=False)
     if settings is None:
         return EXIT_ERROR
