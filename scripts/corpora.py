@@ -202,9 +202,10 @@ def _markdown_exam(path: Path) -> Iterator[tuple[int, int, list[str]]]:
 def _kana_question(block: list[str]) -> tuple[str, list[str], set[int], str, list[str]] | None:
     first = _NUMBERED.match(block[0]).group(2)  # type: ignore[union-attr]
     # One source line runs option A onto the stem line: split it back off.
-    head, sep, tail = re.split(r"(\s+-\s+A\.\s)", first, maxsplit=1) + ["", ""] if " - A. " in first else (first, "", "")
-    stem_lines = [head]
-    block = [block[0], f"    - A. {tail}", *block[1:]] if sep else block
+    head, sep, tail = first.partition(" - A. ")
+    stem_lines = [head.strip()]
+    if sep:
+        block = [block[0], f"    - A. {tail.strip()}", *block[1:]]
     texts: list[str] = []
     answer: list[str] = []
     expl: list[str] = []
