@@ -200,6 +200,8 @@ def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Se
     out = []
     for rule, f in kept:
         span = locator.locate(f.pointer, f.at_key)
+        if f.within:
+            span = locator.find(span, f.within)
         out.append(_diag(rule, selection.severity_of(rule, f.severity), shown, f.message, span.line, span.col,
                          span.end_line, span.end_col, f.pointer, f.fix))
     return out
