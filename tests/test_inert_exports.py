@@ -139,3 +139,16 @@ def test_a_plain_svg_still_exports(tmp_path, monkeypatch, capsys, fmt):
     written = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
     if fmt in ("html", "markdown", "qti21", "qti30", "canvas"):  # formats that copy image files
         assert any(p.name == "figure.svg" and p.read_bytes() == CLEAN.encode() for p in written)
+
+
+def test_the_results_cache_never_hides_an_image_changed_since(tmp_path, monkeypatch, capsys):
+    """The cache keys a result by the question's bytes; S007 also reads the image, so a question
+    with images is checked afresh: a script added to the SVG alone is found on the next run."""
+    root = _project(tmp_path, "figure.svg", CLEAN.encode())
+    monkeypatch.chdir(root)
+    args = ["check", QUESTION, "--select", "S007", "--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0 and main(args) == 0
+    (root / "bank" / "mla-c01" / "model-development" / "img" / "figure.svg").write_bytes(ATTACKS["script"][0].encode())
+    capsys.readouterr()
+    assert main(args) == 1
+    assert "image 'img/figure.svg' has a <script> element" in capsys.readouterr().out
