@@ -14,6 +14,7 @@ from lxml import etree
 
 from bankgen import write_bank
 from conftest import BANK, REPO
+from export_support import png
 from exportkit import (load_bank, manifest_hrefs, missing_from_package, read_package, resolve, run,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
@@ -275,10 +276,10 @@ def test_shuffle_is_per_quiz_so_an_order_that_matters_turns_it_off_with_a_warnin
 def test_images_use_the_canvas_file_base_and_are_listed(tmp_path):
     folder = tmp_path / "bank" / "mla-c01" / "model-development"
     (folder / "img").mkdir(parents=True)
-    (folder / "img" / "a b.png").write_bytes(b"png")
+    (folder / "img" / "a b.png").write_bytes(png())  # a real PNG: exports refuse mislabelled files
     files, _ = _export(tmp_path, [sample_question(explanation="See ![diagram](<img/a b.png>).\n")])
     name = "images/mla-c01/model-development/img/a b.png"
-    assert files[name] == b"png"
+    assert files[name] == png()
     assert name in manifest_hrefs(files) and missing_from_package(files) == []
     general = xml(files[f"{QUIZ}/{QUIZ}.xml"]).find(f".//{Q}itemfeedback[@ident='general_fb']").findtext(f".//{Q}mattext")
     src = re.search(r'src="([^"]+)"', general).group(1)

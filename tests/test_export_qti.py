@@ -11,6 +11,7 @@ import pytest
 from lxml import etree
 
 from conftest import BANK, REPO
+from export_support import png
 from exportkit import (load_bank, manifest_hrefs, missing_from_package, read_package, resolve, run,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
@@ -19,6 +20,8 @@ from qlint.model import Question
 from qti_readback import comparable, expected, read_item
 from qti_readback import read_package as read_back
 from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
+
+PNG = png()  # a real PNG: exports refuse a file whose bytes are not what its name says
 
 FORMATS = ("qti21", "qti30")
 INJECTION = "<script>alert('x')</script> ]]> & \"quoted\" 'single' café ≤ 日本 😀 <![CDATA[x]]>"
@@ -274,10 +277,10 @@ def test_character_xml_forbids_is_refused_naming_file_and_line_even_with_force(t
 def test_images_are_packaged_listed_and_resolve_from_the_item(tmp_path, fmt, request):
     folder = tmp_path / "bank" / "mla-c01" / "model-development"
     (folder / "img").mkdir(parents=True)
-    (folder / "img" / "layers diagram.png").write_bytes(b"\x89PNG fake")
+    (folder / "img" / "layers diagram.png").write_bytes(PNG)
     files, _, _ = _one(tmp_path, fmt, sample_question(stem="Look:\n\n![The layers](<img/layers diagram.png>)\n\nWhich one?\n"))
     name = "images/mla-c01/model-development/img/layers diagram.png"
-    assert files[name] == b"\x89PNG fake"
+    assert files[name] == PNG
     assert name in manifest_hrefs(files) and missing_from_package(files) == [] and unlisted_in_manifest(files) == []
     root = xml(files["items/mla-c01-dev-sample.xml"])
     srcs = [el.get("src") for el in root.iter() if isinstance(el.tag, str) and etree.QName(el).localname == "img"]

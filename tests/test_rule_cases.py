@@ -1,5 +1,5 @@
-"""Data-driven rule tests: tests/cases/<CODE>.yaml holds question files and the diagnostics
-expected at line:col. Every item rule must have a case file with a passing and a failing case."""
+"""Data-driven rule tests: tests/cases/<CODE>.yaml holds question files (and optional `files`
+written beside them) and the diagnostics expected at line:col. Every item rule must have a case file with a passing and a failing case."""
 
 from __future__ import annotations
 
@@ -26,10 +26,13 @@ def _load_cases():
     return out
 
 
-def run_rule(code: str, text: str, tmp_path: Path) -> list[str]:
+def run_rule(code: str, text: str, tmp_path: Path, files: dict[str, str] | None = None) -> list[str]:
     # S001 always runs, so a case file with a schema mistake cannot pass silently
     settings = make_settings(load_config(REPO), select=[code, "S001"])
     load_exams(settings)
+    for name, content in (files or {}).items():  # files beside the question (images it references)
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(content, encoding="utf-8")
     target = tmp_path / "case.yaml"
     target.write_text(text, encoding="utf-8")
     result = check_file(str(target), settings)
@@ -38,7 +41,7 @@ def run_rule(code: str, text: str, tmp_path: Path) -> list[str]:
 
 @pytest.mark.parametrize("code, case", _load_cases())
 def test_rule_case(code, case, tmp_path):
-    assert run_rule(code, case["yaml"], tmp_path) == sorted(case["expect"])
+    assert run_rule(code, case["yaml"], tmp_path, case.get("files")) == sorted(case["expect"])
 
 
 def test_every_checking_rule_has_passing_and_failing_cases():

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from qlint.files import Batch, StaleFile, UnsafePathError
+from qlint.printable import printable
 from qlint.project.discovery import is_within
 
 
@@ -54,7 +55,7 @@ def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: st
             out.write(c.diff())
     elif mode == "check":
         for c in changed:
-            out.write(f"would be {verb}: {c.path}\n")
+            out.write(f"would be {verb}: {printable(c.path)}\n")
     elif changed:
         try:
             with Batch() as batch:

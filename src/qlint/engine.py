@@ -66,6 +66,7 @@ class FileResult:
     valid: bool = False  # loaded and schema-valid: bank rules may read it
     entry: BankEntry | None = None  # what bank rules read, when they run and the file is valid
     directives: bool = False  # the text holds `qlint:` comments (suppression reads them)
+    volatile: bool = False  # depends on other files (images S007 reads): never served from the cache
 
     def lean(self) -> "FileResult":
         """Without what no report needs: the data, and the text unless findings or comments
@@ -168,7 +169,10 @@ def check_file(path: str, settings: Settings, text: str | None = None) -> FileRe
     entry = None
     if kind == "question" and not errors and settings.selection.rules("bank"):
         entry = BankEntry.of(path, data, entry_gram(settings))
-    return FileResult(path, diagnostics, kind, data, text, valid=not errors, entry=entry, directives=MARKER in text)
+    # S007 reads the images a question references: their bytes are not in the cache key
+    volatile = "![" in text and selection.allows("S007", shown)
+    return FileResult(path, diagnostics, kind, data, text, valid=not errors, entry=entry, directives=MARKER in text,
+                      volatile=volatile)
 
 
 def check_lean(path: str, settings: Settings) -> FileResult:
@@ -200,6 +204,8 @@ def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Se
     out = []
     for rule, f in kept:
         span = locator.locate(f.pointer, f.at_key)
+        if f.within:
+            span = locator.find(span, f.within)
         out.append(_diag(rule, selection.severity_of(rule, f.severity), shown, f.message, span.line, span.col,
                          span.end_line, span.end_col, f.pointer, f.fix))
     return out

@@ -161,7 +161,7 @@ class FileChecker:
         for p, value in zip(todo, fresh):
             out[p] = value
             d = self.digests.get(p) if cache else None
-            if cache and d:
+            if cache and d and not getattr(value, "volatile", False):  # volatile: reads other files too
                 cache.put(table, keys[p], d, stored(value) if stored else value)
         return out
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from qlint import __version__
+from qlint.printable import EscapingStream
 from qlint.registry import Registry
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -66,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Messages echo paths and text from the repository: control and bidi characters are escaped.
+    stderr = sys.stderr
+    sys.stderr = EscapingStream(stderr)  # type: ignore[assignment]
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -19,6 +19,7 @@ from markdown_it.token import Token
 from qlint.exporters._output import check_entry, write_tree
 from qlint.files import UnsafePathError, is_temp_name, safe_join, write_output
 from qlint.loading.positions import Locator, join_pointer
+from qlint.media_safety import UnsafeImageError, check_image
 from qlint.model import iter_strings
 
 # XML 1.0 Char production: tab, LF, CR and U+0020 upward, minus surrogates and U+FFFE/U+FFFF.
@@ -103,13 +104,15 @@ class ExportError(ValueError):
     """Input the target cannot carry; the message starts with `path:line:col:`."""
 
 
-def where(question_path: str, pointer: str) -> str:
-    """`path:line:col` of the value at `pointer` in a question file (line 1 if it cannot be read)."""
+def where(question_path: str, pointer: str, within: str = "") -> str:
+    """`path:line:col` of the value at `pointer` in a question file, or of `within` inside it (an
+    image path); line 1 if the file cannot be read."""
     try:
         text = Path(question_path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return f"{question_path}:1:1"
-    span = Locator(text).locate(pointer)
+    locator = Locator(text)
+    span = locator.find(locator.locate(pointer), within)
     return f"{question_path}:{span.line}:{span.col}"
 
 
@@ -137,7 +140,8 @@ class Media:
 
 
 def resolve_media(question_path: str, ref: str, bank_root: Path) -> Media:
-    """The image file a question references, refused when it would leave the bank."""
+    """The image file a question references, refused when it would leave the bank, or when it
+    must not reach a learner's browser (UnsafeImageError: a scripted SVG, a mislabelled file)."""
     folder = Path(question_path).parent
     try:
         rel_to_bank = (folder / ref).resolve().relative_to(bank_root.resolve())
@@ -146,6 +150,7 @@ def resolve_media(question_path: str, ref: str, bank_root: Path) -> Media:
     source = safe_join(bank_root, str(rel_to_bank))
     if not source.is_file():
         raise FileNotFoundError(f"image {ref!r} not found")
+    check_image(source, ref)
     return Media(source, ref)
 
 
@@ -166,10 +171,11 @@ class MediaSet:
         if _SCHEME.match(src):
             return None
         root = self.bank_root or Path(question_path).parent
+        ref = unquote(src)
         try:
-            media = resolve_media(question_path, unquote(src), root)
-        except (UnsafePathError, FileNotFoundError) as exc:
-            raise ExportError(f"{where(question_path, pointer)}: {exc}") from None
+            media = resolve_media(question_path, ref, root)
+        except (UnsafePathError, FileNotFoundError, UnsafeImageError) as exc:
+            raise ExportError(f"{where(question_path, pointer, ref)}: {exc}") from None
         name = self.prefix + media.source.relative_to(os.path.realpath(root)).as_posix()
         self.files[name] = media.source
         return quote(name)

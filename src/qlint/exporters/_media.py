@@ -15,6 +15,7 @@ from qlint.exporters import ExportJob
 from qlint.exporters._content import image_paths, resolve_media
 from qlint.exporters._source import locate, text_fields
 from qlint.files import UnsafePathError
+from qlint.media_safety import UnsafeImageError
 from qlint.model import Question
 
 
@@ -46,8 +47,8 @@ def images_in(q: Question, text: str, pointer: str, root: Path) -> dict[str, Ima
     for ref in image_paths(text):
         try:
             media = resolve_media(q.path, ref, root)
-        except (UnsafePathError, FileNotFoundError) as exc:
-            raise type(exc)(f"{locate(q, pointer)}: {exc}") from None
+        except (UnsafePathError, FileNotFoundError, UnsafeImageError) as exc:
+            raise type(exc)(f"{locate(q, pointer, ref)}: {exc}") from None
         out[ref] = Image(ref, media.source, media.source.relative_to(root).as_posix())
     return out
 

@@ -29,10 +29,12 @@ def text_fields(q: Question) -> Iterator[tuple[str, str]]:
         yield "/explanation", q.data["explanation"]
 
 
-def locate(q: Question, pointer: str) -> str:
-    """`path:line:col` of the value at `pointer` (`path:1:1` when the file cannot be re-read)."""
+def locate(q: Question, pointer: str, within: str = "") -> str:
+    """`path:line:col` of the value at `pointer`, or of `within` inside it (an image path), or
+    `path:1:1` when the file cannot be re-read."""
     try:
-        span = Locator(decode(read_bytes(q.path, Limits()))).locate(pointer)
+        locator = Locator(decode(read_bytes(q.path, Limits())))
+        span = locator.find(locator.locate(pointer), within)
     except (OSError, ValueError, LoadError):
         return f"{q.path}:1:1"
     return f"{q.path}:{span.line}:{span.col}"

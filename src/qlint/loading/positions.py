@@ -94,3 +94,14 @@ class Locator:
             else:
                 break
         return self._span(node)
+
+    def find(self, span: Span, needle: str) -> Span:
+        """Where `needle` first appears within `span` (say an image path inside a stem), else `span`."""
+        if not needle:
+            return span
+        for n in range(span.line, min(span.end_line, len(self._lines)) + 1):
+            start = span.col - 1 if n == span.line else 0
+            at = self._lines[n - 1].find(needle, start)
+            if at >= 0:
+                return Span(n, at + 1, n, at + len(needle))
+        return span

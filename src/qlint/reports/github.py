@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from qlint.diagnostic import Diagnostic, Severity
+from qlint.printable import printable
 from qlint.reports import ReportContext, reporter
 from qlint.reports._common import report_path
 from qlint.reports.text import summary
@@ -14,8 +15,10 @@ COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO:
 
 
 def escape_data(text: str) -> str:
-    """The message part: '%' first, so the runner's decoding restores the exact text."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message part: '%' first, so the runner's decoding restores the exact text; line breaks
+    in the runner's own encoding, other control and bidi characters as `\\x1b`-style escapes (the
+    log renders ANSI sequences, and a file name may come from a pull request)."""
+    return printable(text, keep="\r\n").replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from qlint.bank.figures import Balance, Coverage
 from qlint.diagnostic import Diagnostic
+from qlint.printable import printable
 from qlint.reports import ReportContext, reporter
 from qlint.reports._common import plural, report_path, rule_counts, severity_counts
 from qlint.reports.text import summary
@@ -22,8 +23,9 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 
 
 def escape(text: str) -> str:
-    """Text shown literally in a table cell: Markdown/HTML punctuation escaped, line breaks as <br>."""
-    return _NEWLINES.sub("<br>", _SPECIAL.sub(r"\\\1", text))
+    """Text shown literally in a table cell: Markdown/HTML punctuation escaped, line breaks as <br>,
+    control and bidi characters as `\\x1b`-style escapes."""
+    return _NEWLINES.sub("<br>", _SPECIAL.sub(r"\\\1", printable(text, keep="\r\n")))
 
 
 def _table(header: list[str], align: list[str], rows: list[list[str]]) -> list[str]:

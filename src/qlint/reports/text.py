@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from qlint.diagnostic import Diagnostic, Severity
+from qlint.printable import printable
 from qlint.reports import ReportContext, reporter
 
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
@@ -26,7 +27,7 @@ def _source_lines(d: Diagnostic, text: str) -> list[str]:
     out = []
     last = min(d.end_line or d.line, d.line + 4, len(lines))
     for n in range(d.line, last + 1):
-        out.append(f"  {n:>4} | {lines[n - 1]}")
+        out.append(f"  {n:>4} | {printable(lines[n - 1], keep=chr(9))}")
         if n == d.line:
             width = (d.end_col - d.col + 1) if d.end_line == d.line and d.end_col >= d.col else 1
             out.append(f"       | {' ' * (d.col - 1)}{'^' * max(1, width)}")
@@ -34,15 +35,16 @@ def _source_lines(d: Diagnostic, text: str) -> list[str]:
 
 
 def one_line(message: str) -> str:
-    """Line breaks in a message shown as `\\n`, so each finding stays one `path:line:col:` line."""
-    return message.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\r")
+    """A message on one line, with nothing that drives the terminal: line breaks shown as `\\n`,
+    control and bidi characters as escapes (a file name or text may come from a pull request)."""
+    return printable(message.replace("\r\n", "\n"), keep="\t")
 
 
 @reporter("text")
 def text_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     lines = []
     for d in diagnostics:
-        loc = f"{d.path}:{d.line}:{d.col}:"
+        loc = f"{printable(d.path)}:{d.line}:{d.col}:"
         if ctx.color:
             lines.append(f"{_BOLD}{loc}{_RESET} {_COLORS[d.severity]}{d.code}{_RESET} {one_line(d.message)} {_DIM}({d.name}){_RESET}")
         else:
@@ -53,6 +55,6 @@ def text_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
         counts = Counter((d.code, d.name) for d in diagnostics)
         lines.append("")
         for (code, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            lines.append(f"{n:>5}  {code}  {name}")
+            lines.append(f"{n:>5}  {printable(code)}  {printable(name)}")
     lines.append(summary(diagnostics, ctx.files_checked))
     return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ class Finding:
     fix: Fix | None = None
     path: str | None = None  # bank rules name the file; item rules leave it to the engine
     severity: Severity | None = None  # graded rules (warn at 0.5, error at 0.8); a configured override wins
+    within: str = ""  # text inside the value to point at (an image path in a stem), when found there
 
 
 @dataclass(frozen=True)

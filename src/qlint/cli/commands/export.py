@@ -12,6 +12,7 @@ from qlint.engine import lint, make_settings
 from qlint.exporters import EXPORTERS, ExportJob
 from qlint.files import UnsafePathError
 from qlint.model import Question
+from qlint.printable import printable, raw_stream
 from qlint.project.config import ConfigError, load_config
 from qlint.reports import REPORTERS, ReportContext
 from qlint.selection import SelectionError
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         zip=not args.no_zip,
         shuffle=not args.no_shuffle,
         bank_root=config.bank_dir,
-        progress=_Progress(sys.stderr) if sys.stderr.isatty() and len(questions) >= 200 else None,
+        progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(questions) >= 200 else None,
     )
     try:
         out = exp.write(job)
@@ -108,5 +109,5 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     for w in out.warnings:
         print(f"warning: {w}", file=sys.stderr)
-    print(f"Exported {len(questions)} question{'s' if len(questions) != 1 else ''} as {args.format} to {args.output}")
+    print(f"Exported {len(questions)} question{'s' if len(questions) != 1 else ''} as {args.format} to {printable(args.output)}")
     return EXIT_OK

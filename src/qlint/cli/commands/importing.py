@@ -14,6 +14,7 @@ from qlint.importers import IMPORTERS, Imported, Importer, ImportJob, ImportResu
 from qlint.importers._package import PackageLimits
 from qlint.loading.errors import LoadError
 from qlint.project.discovery import display_path
+from qlint.printable import printable
 
 
 MAX_SOURCE_BYTES = PackageLimits().max_entry_bytes
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     questions = [t for t in written if t.suffix in (".yaml", ".yml")]
     for target in written:
-        print(display_path(str(target)))
+        print(printable(display_path(str(target))))
     n = len(questions)
     print(f"Imported {n} question{'s' if n != 1 else ''}; {unmapped} item(s) could not be mapped"
           + (f"; {failed} failed" if failed else "") + ".", file=sys.stderr)

@@ -10,6 +10,7 @@ from qlint.changes import create
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
 from qlint.cli.commands._authoring import project
 from qlint.project.discovery import display_path
+from qlint.printable import printable
 from qlint.files import UnsafePathError
 
 if TYPE_CHECKING:  # the scaffold (and the formatter under it) loads only when `qlint new` runs
@@ -101,5 +102,5 @@ def run(args: argparse.Namespace) -> int:
     except (EOFError, KeyboardInterrupt):
         print("\nqlint: cancelled; nothing written", file=sys.stderr)
         return EXIT_ERROR
-    print(f"created {display_path(str(target))}")
+    print(f"created {printable(display_path(str(target)))}")
     return EXIT_OK
