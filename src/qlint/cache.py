@@ -5,6 +5,10 @@ source, the schemas, the configuration, the exam definitions) plus the file's pa
 of its bytes, so editing a file, the config or a schema invalidates exactly what it must. The
 folder (default `.qlint_cache/` beside the configuration) can be deleted at any time.
 
+Rows are data, never code (see `cache_codec`): a row that does not decode is a miss. The folder
+is used only if qlint made it for this user (see `cache_folder`); otherwise the run has no cache
+and `warning` says why.
+
 A file's hash is remembered with its stat signature (size, mtime, ctime, inode), as git's index
 does, so an unchanged file is not read again. A file modified within `RACY_NS` of being hashed
 is not remembered: a second write in the same clock tick could keep its size and mtime.
@@ -13,13 +17,14 @@ is not remembered: a second write in the same clock tick could keep its size and
 from __future__ import annotations
 
 import hashlib
-import marshal
 import os
-import pickle
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
+
+from qlint import cache_codec as codec
+from qlint.cache_folder import DB, Refused, create_db, prepare
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (fp TEXT, path TEXT, digest TEXT, result BLOB, PRIMARY KEY (fp, path));
@@ -30,10 +35,8 @@ CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER, mtime INT
                                   ino INTEGER, digest TEXT);
 """
 TABLES = ("results", "entries")
-# `entries` hold plain tuples of str, bytes and ints: marshal reads 10k of them in 23 ms, pickle
-# in 38 (a pre-commit run reads the whole bank's); results hold dataclasses, so pickle.
-_DUMP = {"results": lambda v: pickle.dumps(v, 5), "entries": marshal.dumps}
-_LOAD = {"results": pickle.loads, "entries": marshal.loads}
+_DUMP = {"results": codec.dump_result, "entries": codec.dump_entry}
+_LOAD = {"results": codec.load_result, "entries": codec.load_entry}
 RACY_NS = 2_000_000_000  # coarser than any file system's timestamp tick
 BY_KEY_MAX = 64  # up to this many paths, look each up; more, and one scan of the table is cheaper
 KEEP_FINGERPRINTS = 4  # results of the last few configurations (say, with and without --select)
@@ -59,14 +62,16 @@ class Cache:
         self._signatures: dict[str, tuple[tuple[int, int, int, int], str]] | None = None
         self._new_signatures: list[tuple[Any, ...]] = []
         self._broken = False
+        self.warning: str | None = None  # why the folder was not used, for the command to print
 
     def _open(self) -> sqlite3.Connection:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        gitignore = self.folder / ".gitignore"
-        if not gitignore.exists():
-            gitignore.write_text("*\n", encoding="utf-8")
-        db = sqlite3.connect(self.folder / "cache.sqlite3", timeout=10)
+        db = sqlite3.connect(create_db(self.folder), timeout=10)
         try:
+            if db.execute("PRAGMA user_version").fetchone()[0] != codec.FORMAT:
+                # another format (older qlint's rows were pickles): drop them unread
+                for table in (*TABLES, "banks", "fingerprints", "files"):
+                    db.execute(f"DROP TABLE IF EXISTS {table}")
+                db.execute(f"PRAGMA user_version = {int(codec.FORMAT)}")
             db.executescript(SCHEMA)
         except sqlite3.Error:
             db.close()
@@ -76,14 +81,20 @@ class Cache:
     def _conn(self) -> sqlite3.Connection | None:
         if self._db is None and not self._broken:
             try:
+                prepare(self.folder)
+            except Refused as exc:
+                self._broken = True
+                self.warning = f"not using the cache folder {self.folder}: {exc}; delete it and qlint will make its own"
+                return None
+            try:
                 self._db = self._open()
             except sqlite3.DatabaseError:
                 try:  # a damaged cache file: it only ever holds derived data, so start it afresh
-                    (self.folder / "cache.sqlite3").unlink()
+                    (self.folder / DB).unlink()  # unlinks a name, never follows it
                     self._db = self._open()
-                except (OSError, sqlite3.Error):
+                except (OSError, sqlite3.Error, Refused):
                     self._broken = True
-            except (OSError, sqlite3.Error):
+            except (OSError, sqlite3.Error, Refused):
                 self._broken = True  # a cache that cannot be opened is no cache, never an error
         return self._db
 
@@ -105,10 +116,20 @@ class Cache:
             rows = [row for p in wanted for row in self._query(
                 f"SELECT path, digest, {_blob(table)} FROM {table} WHERE fp = ? AND path = ?", (self.fp, p))]
         load = _LOAD[table]
-        return {p: load(blob) for p, d, blob in rows if wanted.get(p) == d}
+        out = {}
+        for p, d, blob in rows:
+            if wanted.get(p) == d:
+                try:
+                    out[p] = load(blob)
+                except codec.Malformed:
+                    pass  # a row this format did not write: a miss
+        return out
 
     def put(self, table: str, path: str, file_digest: str, value: Any) -> None:
-        self._pending[table].append((self.fp, path, file_digest, _DUMP[table](value)))
+        try:
+            self._pending[table].append((self.fp, path, file_digest, _DUMP[table](value)))
+        except codec.Unencodable:
+            pass  # not storable exactly: computed again next time
 
     def signatures(self) -> dict[str, tuple[tuple[int, int, int, int], str]]:
         """Absolute path -> (stat signature, hash of the bytes) of the files hashed before."""
@@ -127,14 +148,19 @@ class Cache:
 
     def get_bank(self, key: str) -> Any | None:
         rows = self._query("SELECT key, result FROM banks WHERE fp = ?", (self.fp,))
-        return pickle.loads(rows[0][1]) if rows and rows[0][0] == key else None
+        if not (rows and rows[0][0] == key):
+            return None
+        try:
+            return codec.load_diagnostics(rows[0][1])
+        except codec.Malformed:
+            return None
 
     def put_bank(self, key: str, result: Any) -> None:
         db = self._conn()
         if db:
             try:
-                db.execute("INSERT OR REPLACE INTO banks VALUES (?, ?, ?)", (self.fp, key, pickle.dumps(result, 5)))
-            except sqlite3.Error:
+                db.execute("INSERT OR REPLACE INTO banks VALUES (?, ?, ?)", (self.fp, key, codec.dump_diagnostics(result)))
+            except (sqlite3.Error, codec.Unencodable):
                 pass
 
     def flush(self) -> None:

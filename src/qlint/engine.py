@@ -15,12 +15,13 @@ from typing import Any, Iterable
 
 from qlint.bank import Bank
 from qlint.bank.entry import BankEntry
+from qlint.cache import digest
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.positions import Locator, yaml_error
 from qlint.loading.reader import decode, read_source
-from qlint.loading.schema import keep_compiled_in, validate
+from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.project.config import Config
 from qlint.project.discovery import (YAML_SUFFIXES, absolute_path, discover, display_path, display_paths, entered,
@@ -108,10 +109,12 @@ def _in_exams(folder: str, exams_dir: Any) -> bool:
     return is_within(folder, exams_dir)
 
 
-def load_document(path: str, config: Config, text: str | None = None) -> tuple[str, dict[str, Any]]:
-    """(text, data) of one file (or of `text`, its proposed new content), or LoadError."""
+def load_document(path: str, config: Config, text: str | None = None,
+                  source: bytes | None = None) -> tuple[str, dict[str, Any]]:
+    """(text, data) of one file (or of `text`, its proposed new content, or of `source`, bytes
+    already read from it), or LoadError."""
     if text is None:
-        text = decode(read_source(path, config.root, config.limits))
+        text = decode(source if source is not None else read_source(path, config.root, config.limits))
     try:
         data = load_fast(text, config.limits)
     except FastPathError as exc:
@@ -146,13 +149,14 @@ def _exam_findings(q: dict[str, Any], exams: dict[str, Exam]) -> Iterable[tuple[
         yield RULES.get("S003"), Finding("/domain", f"{q.get('domain')!r} is not a domain of {exam.code}{hint}")
 
 
-def check_file(path: str, settings: Settings, text: str | None = None) -> FileResult:
-    """Lint one file; `text` lints proposed content for it instead of what is on disk (--fix)."""
+def check_file(path: str, settings: Settings, text: str | None = None, source: bytes | None = None) -> FileResult:
+    """Lint one file; `text` lints proposed content for it instead of what is on disk (--fix),
+    `source` the bytes already read from it."""
     shown = display_path(path)
     config, selection = settings.config, settings.selection
     kind = _kind(path, config)
     try:
-        text, data = load_document(path, config, text)
+        text, data = load_document(path, config, text, source)
     except LoadError as exc:
         rule = RULES.get(exc.code)
         return FileResult(path, [_diag(rule, selection.severity_of(rule), shown, exc.message, exc.line, exc.col)], kind)
@@ -175,17 +179,39 @@ def check_file(path: str, settings: Settings, text: str | None = None) -> FileRe
                       volatile=volatile)
 
 
-def check_lean(path: str, settings: Settings) -> FileResult:
-    return check_file(path, settings).lean()
+def _read_hashed(path: str, settings: Settings) -> tuple[str | None, bytes | None]:
+    """(hash, bytes) of the file as read now; (None, None) if unreadable (the check says why)."""
+    try:
+        data = read_source(path, settings.config.root, settings.config.limits)
+    except LoadError:
+        return None, None
+    return digest(data), data
 
 
-def load_entry(path: str, settings: Settings) -> BankEntry | None:
+# The cache files each result under the hash of the very bytes its check parsed (returned with
+# it): hashing first and reading again later would file an edit made in between under old bytes.
+def check_hashed(path: str, settings: Settings) -> tuple[str | None, FileResult]:
+    d, data = _read_hashed(path, settings)
+    return d, check_file(path, settings, source=data)
+
+
+def check_lean_hashed(path: str, settings: Settings) -> tuple[str | None, FileResult]:
+    d, result = check_hashed(path, settings)
+    return d, result.lean()
+
+
+def load_entry(path: str, settings: Settings, source: bytes | None = None) -> BankEntry | None:
     """Load and validate only, no rules: a context question for the bank rules."""
     try:
-        _, data = load_document(path, settings.config)
+        _, data = load_document(path, settings.config, source=source)
     except LoadError:
         return None
     return None if validate("question", data) else BankEntry.of(path, data, entry_gram(settings))
+
+
+def load_entry_hashed(path: str, settings: Settings) -> tuple[str | None, BankEntry | None]:
+    d, data = _read_hashed(path, settings)
+    return d, load_entry(path, settings, data) if data is not None else None
 
 
 def entry_gram(settings: Settings) -> int:
@@ -269,7 +295,7 @@ def bank_context(settings: Settings, results: dict[str, FileResult], checker: Fi
     checker = checker or FileChecker(settings, RunOptions(jobs=1))
     entries = {p: r.entry for p, r in targets.items() if r.entry is not None}
     context_set = set(context)  # absolute already (see `_context_files`)
-    entries.update(checker.check(context + [p for p in targets if p not in entries], load_entry, table="entries",
+    entries.update(checker.check(context + [p for p in targets if p not in entries], load_entry_hashed, table="entries",
                                  stored=BankEntry.plain, restored=BankEntry.from_plain))
     cwd = os.getcwd() + os.sep
     order = sorted((p if p in context_set else absolute_path(p, cwd), p) for p, e in entries.items() if e is not None)
@@ -353,7 +379,6 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     """Lint `paths`. `options` turns on the results cache and worker processes (the CLI does);
     without them every file is checked here, serially."""
     options = options or RunOptions(jobs=1)
-    keep_compiled_in(options.cache_dir)
     files, missing = discover(paths)
     load_exams(settings)  # exam files the user asked about are reported below
     diagnostics: list[Diagnostic] = []
@@ -364,7 +389,7 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     checker = FileChecker(settings, options)
     exams = {f: settings.exam_results.get(real_path(f)) if _kind(f, settings.config) == "exam" else None
              for f in files}
-    checked = checker.check([f for f in files if exams[f] is None], check_lean if options.lean else check_file,
+    checked = checker.check([f for f in files if exams[f] is None], check_lean_hashed if options.lean else check_hashed,
                             stored=_stored)
     computed = set(checker.computed)
     for f in files:

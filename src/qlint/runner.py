@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from qlint import __version__
 from qlint.cache import Cache, digest
+from qlint.cache_codec import FORMAT as CACHE_FORMAT
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import read_bytes
 from qlint.loading.schema import SCHEMAS, schema_text
@@ -49,7 +50,8 @@ def fingerprint(settings: Any) -> str:
     parts = [
         __version__,
         _code_digest(),
-        sys.version,  # pickles and the tuple hash behind n-gram hashes belong to one Python
+        sys.version,  # the tuple hash behind n-gram hashes belongs to one Python
+        str(CACHE_FORMAT),
         *(schema_text(k) for k in SCHEMAS),
         repr(sorted(settings.selection.enabled)),
         repr(sorted((k, str(v)) for k, v in settings.selection.severity.items())),
@@ -63,39 +65,20 @@ def fingerprint(settings: Any) -> str:
     return hashlib.blake2b("\x00".join(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
-_WORKER: tuple[Callable[[str, Any], Any], Any] | None = None
-
-
-def _init_worker(func: Callable[[str, Any], Any], settings: Any) -> None:
-    global _WORKER
-    _WORKER = (func, settings)
-
-
-def _work(path: str) -> Any:
-    assert _WORKER is not None
-    func, settings = _WORKER
-    return func(path, settings)
-
-
 def _jobs(requested: int) -> int:
     return requested if requested > 0 else (os.cpu_count() or 1)
 
 
 def map_files(func: Callable[[str, Any], Any], paths: list[str], settings: Any, jobs: int) -> list[Any]:
-    """`func(path, settings)` for every path, in worker processes when there are enough.
-    `func` must be a module-level function (workers find it by name)."""
+    """`func(path, settings)` for every path, in worker processes when there are enough."""
     n = _jobs(jobs)
-    if n <= 1 or len(paths) < PARALLEL_MIN_FILES:
+    if n <= 1 or len(paths) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
         return [func(p, settings) for p in paths]
-    import multiprocessing  # 6 ms to import; most runs (pre-commit) never start a worker
+    from qlint import workers
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return [func(p, settings) for p in paths]
-    ctx = multiprocessing.get_context("fork")  # workers inherit the loaded rules and schemas
     gc.freeze()  # the parent's objects stay put in the workers: no copy-on-write from collections
-    try:
-        with ctx.Pool(n, initializer=_init_worker, initargs=(func, settings)) as pool:
-            return pool.map(_work, paths, chunksize=max(8, min(256, len(paths) // (n * 8))))
+    try:  # forked: workers inherit the loaded rules and schemas
+        return workers.run(func, paths, settings, n, max(8, min(256, len(paths) // (n * 8))))
     finally:
         gc.unfreeze()
 
@@ -136,10 +119,11 @@ class FileChecker:
         self.digests[path] = d
         return d
 
-    def check(self, paths: list[str], func: Callable[[str, Any], Any], table: str = "results",
+    def check(self, paths: list[str], func: Callable[[str, Any], tuple[str | None, Any]], table: str = "results",
               stored: Callable[[Any], Any] | None = None, restored: Callable[[Any], Any] | None = None) -> dict[str, Any]:
         """`func(path, settings)` for `paths`: from the cache when the bytes are unchanged (as
-        `restored(cached)`, when given), computed otherwise and cached (as `stored(value)`)."""
+        `restored(cached)`, when given), computed otherwise and cached (as `stored(value)`).
+        `func` returns (hash of the bytes it read, value): the value is filed under that hash."""
         out: dict[str, Any] = {}
         todo: list[str] = []
         cache = self.cache
@@ -158,10 +142,15 @@ class FileChecker:
             todo = list(paths)
         self.computed += todo
         fresh = map_files(func, todo, self.settings, self.options.jobs)
-        for p, value in zip(todo, fresh):
+        for p, (d, value) in zip(todo, fresh):
             out[p] = value
-            d = self.digests.get(p) if cache else None
-            if cache and d and not getattr(value, "volatile", False):  # volatile: reads other files too
+            if not cache:
+                continue
+            if d is None:  # unreadable when checked: never cached, and no bank key from old bytes
+                self.digests.pop(p, None)
+                continue
+            self.digests[p] = d  # the bytes the check read: an edit since the hash above wins
+            if not getattr(value, "volatile", False):  # volatile: its result reads other files too
                 cache.put(table, keys[p], d, stored(value) if stored else value)
         return out
 

@@ -85,8 +85,8 @@ FIELDS = (
 class BankEntry(tuple):
     """One schema-valid question as the bank rules and bank figures see it.
 
-    A plain tuple subclass with read-only fields (see FIELDS), not a NamedTuple: unpickling
-    it runs no Python code, which halves the time to read 10k entries from the cache.
+    A plain tuple subclass with read-only fields (see FIELDS), not a NamedTuple: making one
+    from a cached plain tuple runs no Python code.
     """
 
     __slots__ = ()
@@ -125,7 +125,7 @@ class BankEntry(tuple):
 
     @staticmethod
     def plain(entry: "BankEntry | None") -> tuple[Any, ...] | None:
-        """As the cache stores it: a plain tuple (marshal takes no subclass)."""
+        """As the cache stores it: a plain tuple (see `cache_codec.dump_entry`)."""
         return None if entry is None else tuple(entry)
 
     @staticmethod

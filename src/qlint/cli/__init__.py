@@ -1,6 +1,7 @@
 """The command line: parse arguments, dispatch to a registered command's `run() -> int`.
 
-Exit codes: 0 clean, 1 findings, 2 usage / configuration / unreadable input / internal error.
+Exit codes: 0 clean, 1 findings, 2 usage / configuration / unreadable input / internal error,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from qlint import __version__
+from qlint import __version__, interrupts
 from qlint.printable import EscapingStream
 from qlint.registry import Registry
 
@@ -85,11 +86,16 @@ def _main(argv: list[str] | None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_ERROR
+    interrupts.install()
     try:
         return args._run(args)
-    except KeyboardInterrupt:
-        print("qlint: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (interrupts.Terminated)
+        code, what = interrupts.exit_code(exc)
+        print(f"qlint: {what}", file=sys.stderr)
+        return code
+    except interrupts.Failure as exc:
+        print(f"qlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_ERROR
     except Exception as exc:  # last resort: a message and exit 2, never a traceback

@@ -5,16 +5,10 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import difflib
-import hashlib
 import json
-import marshal
-import os
-import re
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any, Iterator
 
 from typing import TYPE_CHECKING
@@ -59,38 +53,11 @@ def validator(kind: str) -> "Draft202012Validator":
     return Draft202012Validator(schema(kind))
 
 
-_COMPILED_DIR: list[Path] = []  # where compiled validators are kept between runs, if anywhere
-
-
-def keep_compiled_in(folder: Path | None) -> None:
-    """Keep compiled validators in `folder` (the results cache): compiling the question schema
-    costs 15 ms a run, a third of what a one-file pre-commit run spends on its own work."""
-    _COMPILED_DIR[:] = [folder] if folder else []
-
-
 def _compiled(kind: str) -> Any:
+    """fastjsonschema's validator for our packaged schema, compiled in this process. (It was kept
+    in the cache folder as marshalled code and run from there: a planted file ran as qlint.)"""
     # fastjsonschema writes into the schema it compiles: give it a copy, others read the original
-    definition = {**copy.deepcopy(schema(kind)), "$schema": "http://json-schema.org/draft-07/schema#"}
-    if not _COMPILED_DIR:
-        return fastjsonschema.compile(definition)
-    key = hashlib.blake2b(f"{schema_text(kind)}\0{fastjsonschema.VERSION}\0{sys.version}".encode(), digest_size=12)
-    path = _COMPILED_DIR[0] / f"validator-{kind}-{key.hexdigest()}.marshal"
-    try:
-        name, code = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        source = fastjsonschema.compile_to_code(definition)
-        name = re.search(r"^def (\w+)\(", source, re.M).group(1)  # the root schema's function comes first
-        code = compile(source, f"<{kind} schema>", "exec")
-        try:  # a cache that cannot be written is no cache, never an error
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(marshal.dumps((name, code)))
-            os.replace(tmp, path)
-        except OSError:
-            pass
-    namespace: dict[str, Any] = {}
-    exec(code, namespace)  # code fastjsonschema generated from our own schema, compiled above
-    return namespace[name]
+    return fastjsonschema.compile({**copy.deepcopy(schema(kind)), "$schema": "http://json-schema.org/draft-07/schema#"})
 
 
 @lru_cache(maxsize=None)

@@ -108,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
         if code is not None:
             return code
     result = lint(paths, settings, run_options(args, config))
+    cache = result.checker.cache if result.checker else None
+    if cache is not None and cache.warning:
+        print(f"qlint: warning: {cache.warning}", file=sys.stderr)
     code = exit_code(result, Severity.parse(args.fail_on))
     shared = run_context(result, settings, code, os.environ)
     if any(needs_figures(f) for f in (terminal_fmt, file_fmt) if f):
