@@ -9,9 +9,9 @@ from typing import Iterator
 from qlint.analysis import per_question, per_text, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
-from qlint.rules.lexicons import ANTONYMS
+from qlint.rules.lexicons import ANTONYMS, CATEGORY_NOUNS
 from qlint.rules.options import near_form, regular_options
-from qlint.rules.parsing import BLANK, stem_body
+from qlint.rules.parsing import BLANK, name_like, name_words, stem_body
 from qlint.text import plain, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
@@ -36,7 +36,12 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Reports a key whose text (characters, Markdown aside) is more than `ratio` (1.25) times the
-    longest distractor's and has at least `min-words` (4) words.
+    longest distractor's and has at least `min-words` (4) words. Not reported:
+    - a key that is a name ("Amazon Simple Storage Service", "AWS Key Management Service (AWS
+      KMS)", with at most one other word): its length is the product's, not a qualification
+      the writer added (names are told by shape: acronyms, mixed case, capitalised runs);
+    - in a multiple-answer item, unless every key is longer than every distractor: when one
+      key is shorter than a distractor, "pick the longest" does not find the answer.
 
     ## Why it matters
     Item writers qualify the right answer until it is unimpeachable, so "pick the longest" is a
@@ -55,10 +60,10 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
     ratio, min_words = float(ctx.option("ratio")), int(ctx.option("min-words"))
     chars = _option_chars(q)
     longest = max((chars[d.index] for d in q.distractors), default=0)
-    if not longest:
+    if not longest or any(chars[k.index] <= longest for k in q.keys):
         return
     for k in q.keys:
-        if chars[k.index] > ratio * longest and len(view(k.text).tokens) >= min_words:
+        if chars[k.index] > ratio * longest and len(view(k.text).tokens) >= min_words and not name_like(k.text):
             yield Finding(f"{k.pointer}/text", f"the key is {chars[k.index] / longest:.2f} times as long as the longest distractor: "
                                                "testwise candidates pick the longest option")
 
@@ -108,7 +113,15 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Takes the content words of the stem (stemmed, at least `min-length` characters, stopwords
-    removed) and, for each key, the stem words it shares. Reports the key when `min-exclusive` (2)
+    removed) and, for each key, the stem words it shares. Not counted:
+    - words that are part of a name in both the stem and the key ("Amazon CloudFront" in the
+      stem, "Amazon CloudWatch" the key): one entity named twice, not a description of the key;
+    - the category nouns a lead-in asks for ("Which AWS service ...?" and "Key Management
+      Service"): every option is one.
+    A generic stem word that reappears in the key's product name ("storing secrets", "AWS
+    Secrets Manager") still counts: the author can reword the stem. Names are told by shape
+    (acronyms, mixed case, capitalised words inside a sentence, a capitalised opener followed
+    by another name word), since an item rule sees only its own file. Reports the key when `min-exclusive` (2)
     or more of them occur in no distractor, or when it shares at least twice as many stem words
     as the best distractor and at least one of them is its own.
 
@@ -126,16 +139,22 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     Reword the stem (say "network", "weights"), or let distractors share the word.
     """
     n = int(ctx.option("min-length"))
-    stem_words = view(stem_body(q.stem)).content(n)
+    body = stem_body(q.stem)
+    stem_words = view(body).content(n) - _CATEGORY
+    stem_names = name_words(body)
     dist_words = [view(d.text).content(n) for d in q.distractors]
     every_d = set().union(*dist_words) if dist_words else set()
     best_d = max((len(w & stem_words) for w in dist_words), default=0)
     for k in q.keys:
-        shared = view(k.text).content(n) & stem_words
+        # a word both texts hold as part of a name is one entity named twice, not a cue
+        shared = (view(k.text).content(n) & stem_words) - (stem_names & name_words(k.text))
         own = shared - every_d
         if len(own) >= int(ctx.option("min-exclusive")) or (own and len(shared) >= 2 * best_d):
             yield Finding(f"{k.pointer}/text", f"the key repeats the stem's {', '.join(repr(w) for w in sorted(own))} "
                                                "and no distractor does: candidates can match words")
+
+
+_CATEGORY = frozenset(map(stem, CATEGORY_NOUNS))
 
 
 _VOWEL_LETTERS = set("AEFHILMNORSX")  # letters whose names start with a vowel sound ("an S3 bucket")
@@ -181,7 +200,9 @@ def is_plural(text: str) -> bool | None:
     if head.isupper() or head[:1].isdigit():
         return False
     low = head.lower()
-    return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics"))
+    if len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics")):
+        return True
+    return None  # a bare singular-looking head may be a mass noun ("Reduced expenditure"): unknown
 
 
 @per_text
@@ -204,7 +225,10 @@ def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
     - "a" / "an": reports options whose first word's sound needs the other article (acronyms by
       letter name: "an S3 bucket", "a KMS key"; "a unit", "an hour");
     - "is" / "are" (or "was" / "were"): reports options whose number disagrees ("are" ... "A
-      single endpoint").
+      single endpoint"), in single-answer items only (in a multiple-answer item "are" is the
+      number of the answer set). An option's number is known only from a determiner ("a",
+      "one", "several") or a plural head; a bare singular head may be a mass noun
+      ("Reduced operational expenditure"), so it fits either verb.
     Nothing is reported when no option fits: that is a typo, not a cue.
 
     ## Why it matters
@@ -228,7 +252,7 @@ def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
     if tail in ("a", "an"):
         fits = {o.index: wants_an(first_words[o.index]) == (tail == "an") for o in opts}
         why = f"does not follow {tail!r}"
-    elif tail in ("is", "are", "was", "were"):
+    elif q.choose == 1:
         plural = tail in ("are", "were")
         fits = {o.index: is_plural(o.text) in (None, plural) for o in opts}
         why = f"does not agree in number with {tail!r}"
@@ -260,7 +284,8 @@ def convergence(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Splits each option into components on commas, "and", "&" and "+". Reports a key
     with two or more components each of which appears in at least `share` (half) of the
-    distractors, when those distractors are combinations too.
+    distractors, when those distractors are combinations too. Ordering items, whose options
+    are all permutations of the same parts ("Envision, Align, Launch, Scale"), are skipped.
 
     ## Why it matters
     Writers build distractors by varying one part of the key at a time, so the answer is the
@@ -285,8 +310,8 @@ def convergence(q: Question, ctx) -> Iterator[Finding]:
         return
     for k in q.keys:
         kparts = components(k.text)
-        if len(kparts) < 2:
-            continue
+        if len(kparts) < 2 or all(p == set(kparts) for p in dparts):
+            continue  # an ordering item: every option holds the same parts
         if all(sum(1 for p in dparts if c in p) >= share * len(dparts) for c in kparts):
             yield Finding(f"{k.pointer}/text", "every part of the key recurs in most distractors: "
                                                "candidates can converge on it without knowing the content")
