@@ -50,4 +50,4 @@ def test_sarif_marks_preview_rules_disabled(c001_in_preview):
 
     meta = RuleMeta(RULES.get("C001"), "s", "d", "h", "u")
     assert _rule(meta)["defaultConfiguration"]["enabled"] is False
-    assert _rule(RuleMeta(RULES.get("C003"), "s", "d", "h", "u"))["defaultConfiguration"]["enabled"] is True
+    assert _rule(RuleMeta(RULES.get("T002"), "s", "d", "h", "u"))["defaultConfiguration"]["enabled"] is True

@@ -290,9 +290,17 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
         "max-stems": Option(3, "A phrase found in more stems than this is shared wording, not a leak."),
     },
     source="Enemy items (assessment practice); rules.md 'enemy items / key leak'",
+    preview=True,
 )
 def key_leak(bank: Bank, ctx) -> Iterator[Finding]:
-    """One question's answer appears in another question's stem.
+    """One question's answer appears in another question's stem (preview).
+
+    Preview: on real banks (scripts/realtext.py) about 1 finding in 20 was a real leak. Most
+    "leaks" are a key that is a product or document name ("AWS Cost and Usage report") which
+    another stem mentions without saying what this question asks, and explanation passages that
+    a near-duplicate stem restates (B006 reports those). A word-for-word match cannot tell the
+    two apart: a leak needs the other stem to state the key *with* what this question asks.
+    Select it by code (`extend-select = ["B007"]`) to review enemy items before building a form.
 
     ## What it does
     Reports a stem that contains another question's key text word for word (keys of at least

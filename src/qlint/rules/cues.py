@@ -9,9 +9,9 @@ from typing import Iterator
 from qlint.analysis import per_question, per_text, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
-from qlint.rules.lexicons import ANTONYMS
+from qlint.rules.lexicons import ANTONYMS, CATEGORY_NOUNS
 from qlint.rules.options import near_form, regular_options
-from qlint.rules.parsing import BLANK, stem_body
+from qlint.rules.parsing import BLANK, name_like, name_words, stem_body
 from qlint.text import plain, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
@@ -30,13 +30,23 @@ def _text(o: OptionView) -> str:
 @rule("C001", "longest-key", "warning",
       options={"ratio": Option(1.25, "How many times longer (characters) than the longest distractor the key must be."),
                "min-words": Option(4, "Keys shorter than this many words are not reported.")},
-      source=f"{_H} 28d (keep options similar in length); NBME 'longest answer is correct'")
+      source=f"{_H} 28d (keep options similar in length); NBME 'longest answer is correct'", preview=True)
 def longest_key(q: Question, ctx) -> Iterator[Finding]:
-    """The key is conspicuously longer than every distractor.
+    """The key is conspicuously longer than every distractor (preview).
+
+    Preview: on real banks (scripts/realtext.py) 13 of 20 judged findings were real cues after
+    names and mixed-length multi-answer keys were excluded; the rest are short options a few
+    words apart, parallel statements, and keys whose length is a value. The bank-wide B005
+    (longest-key rate) stays on. Select C001 by code to review single items.
 
     ## What it does
     Reports a key whose text (characters, Markdown aside) is more than `ratio` (1.25) times the
-    longest distractor's and has at least `min-words` (4) words.
+    longest distractor's and has at least `min-words` (4) words. Not reported:
+    - a key that is a name ("Amazon Simple Storage Service", "AWS Key Management Service (AWS
+      KMS)", with at most one other word): its length is the product's, not a qualification
+      the writer added (names are told by shape: acronyms, mixed case, capitalised runs);
+    - in a multiple-answer item, unless every key is longer than every distractor: when one
+      key is shorter than a distractor, "pick the longest" does not find the answer.
 
     ## Why it matters
     Item writers qualify the right answer until it is unimpeachable, so "pick the longest" is a
@@ -55,10 +65,10 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
     ratio, min_words = float(ctx.option("ratio")), int(ctx.option("min-words"))
     chars = _option_chars(q)
     longest = max((chars[d.index] for d in q.distractors), default=0)
-    if not longest:
+    if not longest or any(chars[k.index] <= longest for k in q.keys):
         return
     for k in q.keys:
-        if chars[k.index] > ratio * longest and len(view(k.text).tokens) >= min_words:
+        if chars[k.index] > ratio * longest and len(view(k.text).tokens) >= min_words and not name_like(k.text):
             yield Finding(f"{k.pointer}/text", f"the key is {chars[k.index] / longest:.2f} times as long as the longest distractor: "
                                                "testwise candidates pick the longest option")
 
@@ -102,13 +112,26 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
 @rule("C003", "word-repeat", "warning",
       options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
                "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag.")},
-      source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds")
+      source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds", preview=True)
 def word_repeat(q: Question, ctx) -> Iterator[Finding]:
-    """A salient stem word reappears in the key and in no distractor (clang association).
+    """A salient stem word reappears in the key and in no distractor (clang association) (preview).
+
+    Preview: on real banks (scripts/realtext.py) 16 of 20 judged findings were real clang cues
+    after names named in both stem and key and category nouns were excluded; the rest are
+    category adjectives ("Which security features ...") and incidental topic words. Select
+    C003 by code to review word repeats.
 
     ## What it does
     Takes the content words of the stem (stemmed, at least `min-length` characters, stopwords
-    removed) and, for each key, the stem words it shares. Reports the key when `min-exclusive` (2)
+    removed) and, for each key, the stem words it shares. Not counted:
+    - words that are part of a name in both the stem and the key ("Amazon CloudFront" in the
+      stem, "Amazon CloudWatch" the key): one entity named twice, not a description of the key;
+    - the category nouns a lead-in asks for ("Which AWS service ...?" and "Key Management
+      Service"): every option is one.
+    A generic stem word that reappears in the key's product name ("storing secrets", "AWS
+    Secrets Manager") still counts: the author can reword the stem. Names are told by shape
+    (acronyms, mixed case, capitalised words inside a sentence, a capitalised opener followed
+    by another name word), since an item rule sees only its own file. Reports the key when `min-exclusive` (2)
     or more of them occur in no distractor, or when it shares at least twice as many stem words
     as the best distractor and at least one of them is its own.
 
@@ -126,16 +149,22 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     Reword the stem (say "network", "weights"), or let distractors share the word.
     """
     n = int(ctx.option("min-length"))
-    stem_words = view(stem_body(q.stem)).content(n)
+    body = stem_body(q.stem)
+    stem_words = view(body).content(n) - _CATEGORY
+    stem_names = name_words(body)
     dist_words = [view(d.text).content(n) for d in q.distractors]
     every_d = set().union(*dist_words) if dist_words else set()
     best_d = max((len(w & stem_words) for w in dist_words), default=0)
     for k in q.keys:
-        shared = view(k.text).content(n) & stem_words
+        # a word both texts hold as part of a name is one entity named twice, not a cue
+        shared = (view(k.text).content(n) & stem_words) - (stem_names & name_words(k.text))
         own = shared - every_d
         if len(own) >= int(ctx.option("min-exclusive")) or (own and len(shared) >= 2 * best_d):
             yield Finding(f"{k.pointer}/text", f"the key repeats the stem's {', '.join(repr(w) for w in sorted(own))} "
                                                "and no distractor does: candidates can match words")
+
+
+_CATEGORY = frozenset(map(stem, CATEGORY_NOUNS))
 
 
 _VOWEL_LETTERS = set("AEFHILMNORSX")  # letters whose names start with a vowel sound ("an S3 bucket")
@@ -181,7 +210,9 @@ def is_plural(text: str) -> bool | None:
     if head.isupper() or head[:1].isdigit():
         return False
     low = head.lower()
-    return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics"))
+    if len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is", "ics")):
+        return True
+    return None  # a bare singular-looking head may be a mass noun ("Reduced expenditure"): unknown
 
 
 @per_text
@@ -204,7 +235,10 @@ def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
     - "a" / "an": reports options whose first word's sound needs the other article (acronyms by
       letter name: "an S3 bucket", "a KMS key"; "a unit", "an hour");
     - "is" / "are" (or "was" / "were"): reports options whose number disagrees ("are" ... "A
-      single endpoint").
+      single endpoint"), in single-answer items only (in a multiple-answer item "are" is the
+      number of the answer set). An option's number is known only from a determiner ("a",
+      "one", "several") or a plural head; a bare singular head may be a mass noun
+      ("Reduced operational expenditure"), so it fits either verb.
     Nothing is reported when no option fits: that is a typo, not a cue.
 
     ## Why it matters
@@ -228,7 +262,7 @@ def grammatical_cue(q: Question, ctx) -> Iterator[Finding]:
     if tail in ("a", "an"):
         fits = {o.index: wants_an(first_words[o.index]) == (tail == "an") for o in opts}
         why = f"does not follow {tail!r}"
-    elif tail in ("is", "are", "was", "were"):
+    elif q.choose == 1:
         plural = tail in ("are", "were")
         fits = {o.index: is_plural(o.text) in (None, plural) for o in opts}
         why = f"does not agree in number with {tail!r}"
@@ -260,7 +294,8 @@ def convergence(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Splits each option into components on commas, "and", "&" and "+". Reports a key
     with two or more components each of which appears in at least `share` (half) of the
-    distractors, when those distractors are combinations too.
+    distractors, when those distractors are combinations too. Ordering items, whose options
+    are all permutations of the same parts ("Envision, Align, Launch, Scale"), are skipped.
 
     ## Why it matters
     Writers build distractors by varying one part of the key at a time, so the answer is the
@@ -285,8 +320,8 @@ def convergence(q: Question, ctx) -> Iterator[Finding]:
         return
     for k in q.keys:
         kparts = components(k.text)
-        if len(kparts) < 2:
-            continue
+        if len(kparts) < 2 or all(p == set(kparts) for p in dparts):
+            continue  # an ordering item: every option holds the same parts
         if all(sum(1 for p in dparts if c in p) >= share * len(dparts) for c in kparts):
             yield Finding(f"{k.pointer}/text", "every part of the key recurs in most distractors: "
                                                "candidates can converge on it without knowing the content")

@@ -8,7 +8,7 @@ from typing import Iterator
 from qlint.analysis import per_question, per_text, view
 from qlint.model import LETTERS, Question
 from qlint.rules import Finding, Option, rule
-from qlint.rules.lexicons import CRITERION_FILLER, CRITERION_STOP, LEAST_QUALITY, SUPERLATIVES
+from qlint.rules.lexicons import COST_WORDS, CRITERION_FILLER, CRITERION_STOP, LEAST_QUALITY, SUPERLATIVES
 from qlint.rules.parsing import LetterRef, lead_in, letter_refs, word_set, words
 
 _LETTER_SOURCE = "rules.md 'Key agreement' 5 (13 of 305 items in a real dataset had letters filed under the wrong paragraph)"
@@ -157,14 +157,20 @@ def criterion(lead: str) -> tuple[str, frozenset[str]] | None:
     return None
 
 
+_COST = frozenset(word_set(" ".join(COST_WORDS)))
+
+
 @rule("K009", "criterion-missing", "info", source="rules.md 'Key agreement' 7; team standard (AWS 'LEAST operational overhead' items)")
 def criterion_missing(q: Question, ctx) -> Iterator[Finding]:
     """The lead-in's MOST/LEAST criterion does not reappear in the explanation.
 
     ## What it does
     Reads the criterion after MOST or LEAST in the lead-in ("LEAST operational overhead", "MOST
-    cost-effective") and reports an explanation that does not contain all of its words (stemmed;
-    hyphenated words split). "At least" and "LEAST likely" are not criteria.
+    cost-effective") and reports an explanation that contains none of its words (stemmed;
+    hyphenated words split). A cost criterion also counts as restated by any cost word
+    ("cheapest", "lowest price", "discount", "savings"). "At least" and "LEAST likely" are not
+    criteria. An explanation that names one word of the criterion ("overhead", "cost") has
+    engaged with it; one that only describes the key has not.
 
     ## Why it matters
     On "LEAST overhead" items every option usually works; the explanation must say why the key
@@ -184,6 +190,8 @@ def criterion_missing(q: Question, ctx) -> Iterator[Finding]:
     if not found:
         return
     text, needed = found
-    missing = needed - word_set(q.explanation)
-    if needed and missing:
+    said = word_set(q.explanation)
+    if needed & _COST and said & _COST:
+        return  # "lowest price", "deepest discount": the cost criterion in other words
+    if needed and needed.isdisjoint(said):
         yield Finding("/explanation", f"the explanation does not restate the lead-in's criterion {text!r}")

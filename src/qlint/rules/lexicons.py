@@ -63,6 +63,15 @@ SUPERLATIVES = ("most", "least")
 # Words between the superlative and its criterion that carry no meaning of their own.
 CRITERION_FILLER = ("amount", "amounts", "of", "the", "a", "an", "number", "possible", "way", "ways",
                     "solution", "approach", "option", "options", "method", "choice", "level", "degree")
+# Words that restate a cost criterion ("MOST cost-effective") in other terms: an explanation that
+# says "lowest price" or "deepest discount" has restated it.
+COST_WORDS = ("cost", "costs", "cheap", "cheaper", "cheapest", "price", "prices", "pricing", "priced", "discount",
+              "discounts", "saving", "savings", "save", "saves", "expensive", "inexpensive", "economical")
+# Category nouns a lead-in asks for ("Which AWS service ...?"): every option is one, so the word
+# in one option's name ("Key Management Service") is no clang cue.
+CATEGORY_NOUNS = ("service", "services", "feature", "features", "tool", "tools", "solution", "solutions", "product",
+                  "products", "capability", "capabilities", "resource", "resources", "component", "components",
+                  "option", "options", "method", "methods", "approach", "approaches", "offering", "offerings")
 CRITERION_STOP = ("to", "for", "while", "and", "or", "that", "which", "when", "if", "in", "on", "with")
 
 # Unit words for numeric options: canonical unit and factor within a dimension.

@@ -279,3 +279,68 @@ def _letter_refs(text: str) -> tuple[LetterRef, ...]:
             letters = tuple(re.findall(r"[A-J]", m.group(1)))
             found[m.start(1)] = LetterRef(letters, m.start(1), m.end(1), _sentence_at(body, m.start(1)))
     return tuple(found[k] for k in sorted(found))
+
+
+# --- names -----------------------------------------------------------------------------------
+
+_NAME_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+_SENTENCE_START = re.compile(r"[.?!:;]\W*$|\n\s*(?:[-*+]|\d+[.)])?\s*$")  # the gap before a sentence's first word
+
+
+def _name_shaped(word: str) -> bool:
+    """An acronym or mixed-case word ("S3", "KMS", "CloudFront", "EC2"): a name whatever its place."""
+    return any(c.isupper() for c in word[1:]) or (word[0].isupper() and any(c.isdigit() for c in word))
+
+
+@per_text
+def name_spans(text: str) -> tuple[tuple[str, bool], ...]:
+    """Each word of `text` (plain, in order) and whether it belongs to a proper name, told by its
+    shape alone (item rules cannot see the bank): acronyms and mixed-case words, capitalised
+    words inside a sentence, and a capitalised sentence opener followed by another name word
+    ("Amazon Kinesis Data Streams", "AWS Storage Gateway", "multiple Availability Zones").
+    "Access keys." is no name: its capital only opens the sentence."""
+    body = plain(text)
+    found = list(_NAME_WORD.finditer(body))
+    flags: list[bool | None] = []
+    for i, m in enumerate(found):
+        w = m.group(0)
+        opener = not i or bool(_SENTENCE_START.search(body[found[i - 1].end() : m.start()]))
+        if _name_shaped(w):
+            flags.append(True)
+        elif w[0].isupper():
+            flags.append(None if opener else True)  # an opener is a name only if a name word follows
+        else:
+            flags.append(False)
+    out = []
+    for i, (m, f) in enumerate(zip(found, flags)):
+        low = m.group(0).lower().replace("’", "'").strip("-'")
+        if f is None:
+            f = i + 1 < len(flags) and flags[i + 1] is not False and low not in STOPWORDS
+        out.append((low, bool(f)))
+    return tuple(out)
+
+
+@per_text
+def name_words(text: str) -> frozenset[str]:
+    """Stemmed words of `text` that belong to proper names (`name_spans`), hyphen parts too."""
+    out: set[str] = set()
+    for low, named in name_spans(text):
+        if named:
+            out.update(map(stem, [low, *low.split("-")]))
+    return frozenset(out)
+
+
+# Words that attach a qualification to a name ("AWS Backup with a backup policy"): what follows
+# is the writer's, not the product's.
+_QUALIFIERS = frozenset(("with", "using", "that", "which", "to", "by", "via", "through", "when", "after", "before"))
+
+
+def name_like(text: str, allowance: int = 1) -> bool:
+    """True if `text` is a name with at most `allowance` other content words and no qualifying
+    clause ("AWS Storage Gateway", "IAM policies", "Amazon S3 Glacier"): its length is the
+    name's, not a writer's."""
+    spans = name_spans(text)
+    if not any(named for _, named in spans) or any(low in _QUALIFIERS for low, _ in spans):
+        return False
+    others = [low for low, named in spans if not named and low not in STOPWORDS]
+    return len(others) <= allowance

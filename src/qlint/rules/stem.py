@@ -11,6 +11,7 @@ from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (
     CLAUSE_BREAKS, LEAST_QUALITY, NEGATION_IDIOMS, NEGATIONS, NEGATIVE_LEAD, TASK_VERBS, WH_WORDS,
 )
+from qlint.rules.cues import components
 from qlint.rules.parsing import Word, blanks, emphasised, lead_in, raw_sentences, stem_body, words
 
 _H17 = "Haladyna, Downing & Rodriguez (2002) guideline 17; NBME item-writing guide (Paniagua & Swygert 2016)"
@@ -212,7 +213,11 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
 _UNFOCUSED = re.compile(
     r"^\s*(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+following|these|the\s+options|the\s+statements)\s+)?"
     r"(?:statements?\s+|options?\s+|answers?\s+|choices?\s+)?(?:(?:about|regarding|concerning|on|of)\s+[^?]{1,80}?\s+)?"
-    r"(?:is|are)\s+(?:\W*not\W*\s+)?(?:most\s+)?(?:true|correct|accurate|valid|right|false|incorrect)\b", re.I)
+    r"(?:is|are)\s+(?:\W*not\W*\s+)?(?:most\s+)?(?:true|correct|accurate|valid|right|false|incorrect)\b"
+    # the adjective ends the question, or a topic follows: "valid migration strategies" names what to pick
+    r"(?=\s*(?:[?:.(]|$|(?:about|regarding|of|for|in|on|concerning|with|when|if|as|based)\b))", re.I)
+# "[...]", "…" and "(...)" stand for the missing words of a completion item, as "___" does
+_ELLIPSIS_BLANK = re.compile(r"\[\s*(?:\.\s*){3}\]|\(\s*(?:\.\s*){3}\)|\[\s*…\s*\]|\.{3}|…")
 _NUMBERED = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
 
 
@@ -224,9 +229,12 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Reports a stem that has no sentence ending in `?`, does not end with `:` or a blank, and whose
     last sentence starts with neither a wh-word nor a task verb ("Select", "Identify"). Also
-    reports lead-ins that only ask "Which of the following (statements) is (NOT) true/correct/false?",
-    which cannot be answered before reading the options, unless the stem lists the numbered
-    statements itself. Completion items (a blank, or a stem that stops mid-sentence) are focused.
+    reports lead-ins that only ask "Which of the following (statements) is (NOT) true/correct/false?"
+    (alone or about a topic: "... is true regarding AWS pricing?"), which cannot be answered
+    before reading the options, unless the stem lists the numbered statements itself; "Which
+    of the following are valid migration strategies?" names what to pick and is focused.
+    Completion items (a blank such as `___` or `[...]`, or a stem that stops mid-sentence) are
+    focused.
 
     ## Why it matters
     A focused stem lets a knowledgeable candidate answer before looking at the options; an
@@ -251,7 +259,7 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
         return
     if any(s.rstrip("*_ )").endswith("?") for s in sentences) or body.rstrip("*_ ").endswith(":"):
         return
-    if blanks(body) or not body.rstrip("*_ )").endswith((".", "!")):
+    if blanks(body) or _ELLIPSIS_BLANK.search(body) or not body.rstrip("*_ )").endswith((".", "!")):
         return  # a completion item: the options finish the statement
     first = view(sentences[-1]).tokens[:1]
     if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS):
@@ -260,9 +268,20 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
 
 
 _WHICH_N = re.compile(r"\b(?:which|what)\s+(two|three|four|five|six|[2-6])\b", re.I)
-_OPEN_COUNT = re.compile(r"\b(?:all\s+that\s+apply|one\s+or\s+more|any\s+that\s+apply)\b", re.I)
+# An open count is an instruction only when it is about choosing: "Select all that apply",
+# "(Choose one or more.)", "Which one or more of the following ...". "Traffic for one or more
+# instances" describes the scenario.
+_OPEN_COUNT = re.compile(r"\b(?:all\s+that\s+apply|any\s+that\s+apply|(?:(?:choose|select|pick|mark)\s+|which\s+)one\s+or\s+more"
+                         r"|one\s+or\s+more\s+(?:answers?|options?|choices?|responses?)(?!\s+\w+\s+(?:is|are)\b)"
+                         r"|\(\s*one\s+or\s+more\s*\.?\s*\))", re.I)
 _CHOOSE_ONE = re.compile(r"\b(?:choose|select|pick)\s+(?:one|1|the\s+best\s+answer)\b", re.I)
 _N = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _options_hold(q: Question, n: int) -> bool:
+    """True if every option names `n` things ("Security Groups and Network ACLs"): then one
+    option answers "Which two ...?" and a single-answer item is right."""
+    return bool(q.options) and all(len(components(o.text)) == n for o in q.options)
 
 
 @rule("T006", "choose-n-wording", "error", source="Exam format (AWS multiple-response items state 'Choose N'); "
@@ -273,9 +292,12 @@ def choose_n_wording(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     K002 already compares the key count with `choose` and with "(Choose N.)"/"Select N" in the
     stem. This rule covers the wordings K002 does not parse:
-    - "Which TWO actions ...?" whose number differs from `choose` (1 for `single`);
-    - open counts ("Select all that apply", "one or more"), which no AWS-style item uses and
-      which need a fixed `choose`;
+    - "Which TWO actions ...?" whose number differs from `choose` (1 for `single`), unless
+      every option of a single-answer item names that many things ("Security Groups and
+      Network ACLs" answers "What two parts ...?");
+    - open counts as instructions ("Select all that apply", "Choose one or more", "(one or
+      more)"), which no AWS-style item uses and which need a fixed `choose`; "one or more" in
+      the scenario ("traffic for one or more instances") is no instruction;
     - "Choose one"/"Select the best answer" in a `multiple` question.
 
     ## Why it matters
@@ -300,7 +322,7 @@ def choose_n_wording(q: Question, ctx) -> Iterator[Finding]:
     asks_n = text.may_contain("which", "what") and text.may_contain(*_N, *"23456")
     for m in _WHICH_N.finditer(stem) if asks_n else ():
         n = _N.get(m.group(1).lower()) or int(m.group(1))
-        if n != q.choose:
+        if n != q.choose and not (q.choose == 1 and _options_hold(q, n)):
             yield Finding("/stem", f"the stem asks {m.group(0)!r} but the question expects {q.choose} answer(s)")
             return
     if q.type == "multiple" and _CHOOSE_ONE.search(stem):
