@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -130,3 +132,245 @@ def test_a_symlink_and_its_target_in_one_batch_are_written_once(tmp_path):
     assert code == 0, out
     assert alias.is_symlink() and alias.read_text(encoding="utf-8") == files[0].read_text(encoding="utf-8")
     assert files[0].read_text(encoding="utf-8").startswith("# yaml-language-server") and "\nformat: 1\nid:" in files[0].read_text(encoding="utf-8")
+
+
+# --- edits that land during a write, and interrupts (issue 18) ---------------------------------
+
+from hostile.writes import TARGETS, leftovers, snapshot  # noqa: E402
+
+REWRITERS = [t for t in TARGETS if t.name in ("format", "check --fix", "shuffle", "import --from gift --force")]
+AUTHOR = b"# saved by the author while qlint was writing\n"
+
+
+def _save(path: str, data: bytes, style: str, real_replace) -> None:
+    """An editor's save: written into the file (`in place`) or a new file renamed over it."""
+    if style == "in place":
+        with open(path, "r+b") as fh:
+            fh.truncate(0)
+            fh.write(data)
+    else:
+        side = os.path.join(os.path.dirname(path), ".editor-save~")
+        with open(side, "wb") as fh:
+            fh.write(data)
+        real_replace(side, path)
+
+
+class _Renames:
+    """Wraps the calls that move files (os.link, os.replace, os.rename) and sees which of the
+    user's files (`users`: real paths) each one touches, in order; `on(call, victim)` runs before
+    (`when`="before") or after each call."""
+
+    def __init__(self, monkeypatch, users: set[str]):
+        self.users, self.touched, self.hooks = users, [], []
+        self.real = {name: getattr(os, name) for name in ("link", "replace", "rename")}
+        for name, real in self.real.items():
+            monkeypatch.setattr(os, name, self._wrap(name, real))
+
+    def _wrap(self, name, real):
+        def op(src, dst, *a, **k):
+            paths = [os.path.realpath(p) for p in (src, dst)]
+            for p in paths:
+                if p in self.users and p not in self.touched:
+                    self.touched.append(p)
+            for when, hook in list(self.hooks):
+                if when == "before":
+                    hook(name, paths)
+            out = real(src, dst, *a, **k)
+            for when, hook in list(self.hooks):
+                if when == "after":
+                    hook(name, paths)
+            return out
+        return op
+
+
+def _users(proj) -> dict[str, bytes]:
+    return {os.path.realpath(p): p.read_bytes() for p in (proj / "bank").rglob("*.yaml") if p.parent.name != "exams"}
+
+
+def _setup_rewriter(t, tmp_path):
+    proj = tmp_path / "proj"
+    (tmp_path / "aside").mkdir()
+    t.build(proj)
+    return proj, _users(proj)
+
+
+MOMENTS = [
+    ("before", "in place"),  # saved after qlint read it, before qlint touched it again
+    ("before", "by rename"),
+    ("at the rename", "in place"),  # saved in the instant before qlint's rename over it
+    ("after", "in place"),  # saved just after qlint's rename, before the batch ended
+    ("after", "by rename"),
+]
+
+
+@pytest.mark.parametrize("moment,style", MOMENTS, ids=[f"{m}, {s}" for m, s in MOMENTS])
+@pytest.mark.parametrize("t", REWRITERS, ids=[t.name for t in REWRITERS])
+def test_an_edit_saved_during_the_write_is_kept_and_reported(t, moment, style, tmp_path, monkeypatch):
+    """The 3rd file of the batch is saved by its author while qlint writes: the author's bytes
+    stay, every other file keeps its old bytes, the file is named and the exit is 2."""
+    from hostile.writes import qlint
+
+    proj, before = _setup_rewriter(t, tmp_path)
+    renames = _Renames(monkeypatch, set(before))
+    saved: list[str] = []
+
+    def hook(call, paths):
+        if saved or len(renames.touched) < 3:
+            return
+        victim = renames.touched[2]
+        if moment == "before" and victim in paths or moment != "before" and call == "replace" and paths[1] == victim:
+            saved.append(victim)
+            _save(victim, before[victim] + AUTHOR, style, renames.real["replace"])
+
+    renames.hooks.append(("after" if moment == "after" else "before", hook))
+    code, out = qlint(proj, t.argv)
+    assert saved, "the batch never reached its 3rd file"
+    victim = saved[0]
+    assert code == 2 and "Traceback" not in out, f"exit {code}\n{out}"
+    assert Path(victim).read_bytes() == before[victim] + AUTHOR, "the author's save was lost"
+    assert f"{Path(victim).name}: error: changed on disk while qlint was writing it" in out, out
+    now = _users(proj)
+    assert {p: b for p, b in now.items() if p != victim} == {p: b for p, b in before.items() if p != victim}
+    assert not leftovers(snapshot(tmp_path)), leftovers(snapshot(tmp_path))
+
+
+def test_the_batch_compares_each_file_at_its_own_rename_not_only_up_front(tmp_path):
+    """Batch API: an in-place edit between staging and commit of the 2nd file is seen."""
+    files = [tmp_path / f"{c}.yaml" for c in "abc"]
+    for f in files:
+        f.write_text(f"{f.stem}1\n")
+    with pytest.raises(StaleFile) as info, Batch() as batch:
+        for f in files:
+            batch.replace(f, f"{f.stem}2\n", before=f"{f.stem}1\n".encode())
+        real = os.link
+
+        def link(src, dst, *a, **k):
+            if Path(src) == files[1]:
+                files[1].write_text("edited\n")
+            return real(src, dst, *a, **k)
+
+        os.link = link
+        try:
+            batch.commit()
+        finally:
+            os.link = real
+    assert info.value.paths == [files[1]]
+    assert [f.read_text() for f in files] == ["a1\n", "edited\n", "c1\n"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml", "c.yaml"]
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "KeyboardInterrupt"])
+@pytest.mark.parametrize("t", REWRITERS, ids=[t.name for t in REWRITERS])
+def test_an_interrupt_during_the_renames_puts_every_file_back(t, how, tmp_path, monkeypatch):
+    """Ctrl-C (a real SIGINT to this process, or KeyboardInterrupt raised by the rename itself)
+    right after the 2nd file is renamed into place: every file holds its old bytes, exit 130,
+    one line."""
+    from hostile.writes import qlint
+
+    proj, before = _setup_rewriter(t, tmp_path)
+    renames = _Renames(monkeypatch, set(before))
+    fired = []
+
+    def hook(call, paths):
+        if not fired and call == "replace" and len(renames.touched) >= 2 and paths[1] == renames.touched[1]:
+            fired.append(paths[1])
+            if how == "SIGINT":
+                signal.raise_signal(signal.SIGINT)
+            else:
+                raise KeyboardInterrupt
+
+    renames.hooks.append(("after", hook))
+    code, out = qlint(proj, t.argv)
+    assert fired, "the batch never renamed its 2nd file"
+    assert code == 130 and out.strip().splitlines()[-1] == "qlint: interrupted" and "Traceback" not in out, out
+    assert out.count("interrupted") == 1
+    assert _users(proj) == before, "a file kept qlint's new bytes after the interrupt"
+    assert not leftovers(snapshot(tmp_path)), leftovers(snapshot(tmp_path))
+
+
+SIGNAL_HARNESS = r"""
+import os, sys, time
+marker, sent, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+real_replace, seen = os.replace, [0]
+def replace(src, dst, *a, **k):
+    real_replace(src, dst, *a, **k)
+    if ".qlint-tmp" not in os.fspath(dst) and os.fspath(dst).endswith(".yaml"):
+        seen[0] += 1
+        if seen[0] == 2:  # the 2nd file is in place: tell the test, wait for its signal
+            open(marker, "w").close()
+            deadline = time.monotonic() + 30
+            while not os.path.exists(sent) and time.monotonic() < deadline:
+                time.sleep(0.01)
+os.replace = replace
+from qlint.cli import main
+sys.exit(main(argv))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_real_signal_mid_batch_puts_every_file_back(sig, tmp_path):
+    """`qlint format` in a subprocess gets SIGINT or SIGTERM from outside once its 2nd file is
+    renamed into place: exit 130, one line on stderr, no traceback, every file as it was."""
+    import subprocess
+    import sys
+    import time
+
+    t = next(t for t in REWRITERS if t.name == "format")
+    proj, before = _setup_rewriter(t, tmp_path)
+    marker, sent = tmp_path / "aside" / "paused", tmp_path / "aside" / "sent"
+    import qlint
+
+    src = str(Path(qlint.__file__).resolve().parent.parent)  # the qlint under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-c", SIGNAL_HARNESS, str(marker), str(sent), *t.argv], cwd=proj,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert proc.poll() is None, f"finished before the 2nd rename: {proc.communicate()}"
+            assert time.monotonic() < deadline, "never reached the 2nd rename"
+            time.sleep(0.01)
+        proc.send_signal(sig)
+        sent.touch()
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.decode().splitlines() == ["qlint: interrupted"], err
+    assert _users(proj) == before, "a file kept qlint's new bytes after the signal"
+    assert not leftovers(snapshot(tmp_path)), leftovers(snapshot(tmp_path))
+
+
+def test_staging_and_import_planning_compare_paths_a_linear_number_of_times(tmp_path, monkeypatch):
+    """Batch bookkeeping must not compare every file with every other (it was O(n^2): minutes at
+    100,000 files). Counts path comparisons for an import of n and 2n GIFT questions."""
+    import pathlib
+
+    from hostile.corpus import project
+    from hostile.writes import qlint
+
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    from bench_writes import gift
+
+    monkeypatch.setattr(os, "fsync", lambda fd: None)  # the disk is not what is measured
+    real_eq, count = pathlib.PurePath.__eq__, [0]
+
+    def eq(self, other):
+        count[0] += 1
+        return real_eq(self, other)
+
+    def comparisons(n: int) -> int:
+        proj = project(tmp_path / f"p{n}")
+        (proj / "src.gift").write_text(gift(n), encoding="utf-8")
+        count[0] = 0
+        with monkeypatch.context() as m:
+            m.setattr(pathlib.PurePath, "__eq__", eq)
+            code, out = qlint(proj, ["import", "--from", "gift", "--exam", "MLA-C01", "--domain", "data-preparation", "src.gift"])
+        assert code in (0, 1) and len(list((proj / "bank").rglob("q*.yaml"))) == n, out[-500:]
+        return count[0]
+
+    small, large = comparisons(60), comparisons(120)
+    assert large <= 2.5 * small + 50, f"{small} path comparisons for 60 questions, {large} for 120"

@@ -1,7 +1,9 @@
 """Rewriting files safely, shared by format, check --fix, shuffle and import.
 
 A change is computed in memory first; then it is shown (--diff), listed (--check) or written
-atomically, all or nothing. If a file changed on disk since it was read, nothing is written.
+atomically, all or nothing. If a file is edited on disk while qlint writes (checked right at its
+rename and again after the batch: files.Batch), it keeps the author's bytes, the others are put
+back, each edited file is named on one line, and the command exits 2.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: st
         for c in changed:
             out.write(f"would be {verb}: {printable(c.path)}\n")
     elif changed:
+        shown: dict[Path, str] = {}  # target -> the path the user gave
         try:
             with Batch() as batch:
                 staged: dict[Path, str] = {}
@@ -67,15 +70,27 @@ def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: st
                     if target in staged:  # a symlink and its target both listed: write once
                         continue
                     staged[target] = c.after
+                    shown[target] = c.path
                     try:
                         batch.replace(target, c.after.encode("utf-8"), before=c.before)
                     except OSError as exc:
                         raise OSError(exc.errno, exc.strerror, c.path) from None
                 batch.commit()
-        except (StaleFile, UnsafePathError, OSError) as exc:
-            err.write(f"{_describe(exc)}; nothing was written ({len(changed)} file{'s' if len(changed) != 1 else ''} left as they were)\n")
+        except StaleFile as exc:
+            for p in exc.paths:
+                err.write(f"{shown.get(p, p)}: error: changed on disk while qlint was writing it; kept as you left it\n")
+            for p in exc.lost:
+                err.write(f"{shown.get(p, p)}: error: could not be put back; it holds qlint's new content\n")
+            err.write(f"nothing was written ({_files(len(changed))} left as they were); run the command again\n")
+            return len(changed), len(changed)
+        except (UnsafePathError, OSError) as exc:
+            err.write(f"{_describe(exc)}; nothing was written ({_files(len(changed))} left as they were)\n")
             return len(changed), len(changed)
     return len(changed), 0
+
+
+def _files(n: int) -> str:
+    return f"{n} file{'s' if n != 1 else ''}"
 
 
 def _describe(exc: Exception) -> str:

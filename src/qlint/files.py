@@ -9,13 +9,18 @@ each target with its old bytes or its new bytes, never a mix; only a temporary f
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
+import secrets
+import signal
 import stat
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 TEMP_SUFFIX = ".qlint-tmp"
 _TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + "$")
@@ -26,7 +31,12 @@ class UnsafePathError(ValueError):
 
 
 class StaleFile(Exception):
-    """The file changed on disk after it was read."""
+    """Files edited by someone else while qlint wrote them: they keep the author's bytes and
+    every other file of the batch was put back. `lost`: files that could not be put back."""
+
+    def __init__(self, paths: list[Path], lost: list[Path] | None = None) -> None:
+        self.paths, self.lost = list(paths), list(lost or [])
+        super().__init__("; ".join(f"{p}: changed on disk while qlint was writing it" for p in self.paths))
 
 
 def is_temp_name(name: str) -> bool:
@@ -111,12 +121,15 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str, encoding: str 
     _fsync_dir(target.parent)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Pending:
     target: Path
     tmp: Path
     create: bool  # a new file: refused if the target exists by then
     before: bytes | None  # the bytes the target must still hold; also what a rollback restores
+    payload: bytes  # what qlint writes: the target must still hold it after the batch
+    ino: tuple[int, int]  # (device, inode) of the staged file, to know whether a target is still ours
+    old: Path | None = None  # the target's previous file, kept under a hidden name until the batch is verified
 
 
 class Batch:
@@ -125,30 +138,52 @@ class Batch:
     Phase 1 stages every file (`replace`, `create`): the new bytes are written and fsynced to
     temporary files while no target has changed yet, so a full disk, a missing permission or an
     exception stops the batch with every target untouched (the temporaries and any folders the
-    batch created are removed). Phase 2 (`commit`) checks that no target changed meanwhile, then
-    renames the temporaries into place. If a rename fails, the files already replaced get their old
-    bytes back (when known: `before`), new files are removed. Only a process killed during phase 2
-    can leave some targets new and others old; each of them is still whole.
+    batch created are removed).
+
+    Phase 2 (`commit`) puts the files in place one by one. A file staged with `before` (the bytes
+    qlint read) is first hard-linked to a hidden name beside it (its old inode), then the new file
+    is renamed over it, then the old inode is compared with `before`: an edit saved before the
+    link, or written into the file before the rename, shows there. After the last rename every
+    target is read again (it must hold what qlint wrote) and every old inode too (it must still
+    hold `before`). Any difference is an edit by someone else: every file is then put back (the
+    old inode renamed over qlint's file, only where the target still holds qlint's bytes), so the
+    author's bytes stay, and StaleFile names the edited files. A failed rename or an interrupt
+    (SIGINT, SIGTERM: deferred while renaming, so no rename is half-recorded) puts everything back
+    the same way. The one edit this cannot see is a save that replaces the file (write a new
+    file, rename it over) landing between qlint's link and its rename, two consecutive system
+    calls. Only a process killed during phase 2 can leave some targets new and others old; each
+    of them is still whole, and its old bytes are in a hidden `.qlint-tmp` file beside it.
 
     Use it as a context manager: leaving the block without `commit` discards everything.
     """
 
     def __init__(self) -> None:
         self._pending: list[_Pending] = []
+        self._targets: set[Path] = set()
         self._made: list[Path] = []  # folders this batch created, removed again if it fails
+        self._known: set[Path] = set()  # folders known to exist: one stat each, not one per file
+        self._sigterm = None
 
     def __enter__(self) -> Batch:
+        # SIGTERM while staging ends like Ctrl-C (exit 130, temporaries removed), not a silent kill
+        if _main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            self._sigterm = signal.signal(signal.SIGTERM, _interrupt)
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if self._pending or exc_type is not None:
-            self.discard()
+        try:
+            if self._pending or exc_type is not None:
+                self.discard()
+        finally:
+            if self._sigterm is not None:
+                signal.signal(signal.SIGTERM, self._sigterm)
+                self._sigterm = None
 
     def folder(self, path: Path) -> None:
         """Create `path` and its missing parents, remembering them so a failed batch removes them."""
         missing = []
         p = Path(path)
-        while not p.exists() and p != p.parent:
+        while p not in self._known and not p.exists() and p != p.parent:
             missing.append(p)
             p = p.parent
         for d in reversed(missing):
@@ -157,79 +192,173 @@ class Batch:
             except FileExistsError:
                 continue
             self._made.append(d)
+        self._known.update(missing)
+        self._known.add(Path(path))
 
-    def _staged(self, target: Path) -> bool:
-        return any(p.target == target for p in self._pending)
+    def _add(self, path: Path, payload: bytes, create: bool, before: bytes | None) -> None:
+        self.folder(path.parent)
+        tmp = _stage(path, payload)
+        st = os.stat(tmp)
+        self._pending.append(_Pending(path, tmp, create, before, payload, (st.st_dev, st.st_ino)))
+        self._targets.add(path)
 
     def replace(self, target: str | os.PathLike[str], data: bytes | str, before: bytes | None = None) -> None:
-        """Stage new bytes for `target` (created if missing). With `before`, commit refuses if the
-        file no longer holds those bytes (StaleFile), and a failed commit can restore them."""
+        """Stage new bytes for `target` (created if missing). With `before`, the commit keeps any
+        file that no longer holds those bytes (StaleFile) and puts every other file back."""
         path = Path(target)
-        if self._staged(path):
+        if path in self._targets:
             raise FileExistsError(errno.EEXIST, "written twice in one batch", str(path))
-        self.folder(path.parent)
-        self._pending.append(_Pending(path, _stage(path, _encode(data)), False, before))
+        self._add(path, _encode(data), False, before)
 
     def create(self, target: str | os.PathLike[str], data: bytes | str) -> None:
         """Stage a new file; FileExistsError now or at commit if `target` exists."""
         path = Path(target)
-        if os.path.lexists(path) or self._staged(path):
+        if path in self._targets or os.path.lexists(path):
             raise FileExistsError(errno.EEXIST, "exists; not overwriting it", str(path))
-        self.folder(path.parent)
-        self._pending.append(_Pending(path, _stage(path, _encode(data)), True, None))
+        self._add(path, _encode(data), True, None)
 
     def commit(self) -> list[Path]:
-        """Rename every staged file into place; the targets, in staging order."""
-        for p in self._pending:
-            if p.before is not None and not p.create and _current(p.target) != p.before:
-                raise StaleFile(f"{p.target}: changed on disk while qlint worked on it")
+        """Put every staged file in place; the targets, in staging order. StaleFile (nothing
+        written) if a file was edited meanwhile; KeyboardInterrupt (nothing written) on SIGINT or
+        SIGTERM; OSError if a rename fails."""
         done: list[_Pending] = []
-        try:
-            for p in self._pending:
-                if p.create:
-                    _link_new(p.tmp, p.target)
-                else:
-                    os.replace(p.tmp, p.target)
-                done.append(p)
-        except BaseException as exc:
-            lost = self._rollback(done)
-            if lost:  # say which files the failure left with their new content
-                raise OSError(getattr(exc, "errno", None) or errno.EIO,
-                              f"{exc}; these files keep the new content: {', '.join(map(str, lost))}") from exc
-            raise
+        with _deferred_signals() as caught:
+            try:
+                edited = self._place(done, caught)
+                if not edited and not caught:  # once more, after the last rename
+                    edited = [p for p in done if not _verified(p)]
+            except BaseException as exc:
+                lost = self._rollback(done)
+                if lost and not isinstance(exc, KeyboardInterrupt):  # name the files left new
+                    raise OSError(getattr(exc, "errno", None) or errno.EIO,
+                                  f"{exc}; these files keep the new content: {', '.join(map(str, lost))}") from exc
+                raise
+            if caught or edited:
+                lost = self._rollback(done)
+                if caught:
+                    raise KeyboardInterrupt
+                raise StaleFile([p.target for p in edited], lost)
+            # past this point the batch is complete: a signal now is too late to undo anything
+            for p in done:
+                if p.old is not None:
+                    _unlink(p.old)
         for folder in sorted({p.target.parent for p in self._pending}):
             _fsync_dir(folder)
         targets = [p.target for p in self._pending]
-        self._pending, self._made = [], []
+        self._pending, self._targets, self._made = [], set(), []
         return targets
 
+    def _place(self, done: list[_Pending], caught: list[int]) -> list[_Pending]:
+        """Rename the staged files in, in order; stops at the first edited file (returned)."""
+        for p in self._pending:
+            if caught:
+                return []
+            done.append(p)  # before the rename: a rollback checks the inode, so in-flight is fine
+            if p.create:
+                _link_new(p.tmp, p.target)
+            elif p.before is None:
+                os.replace(p.tmp, p.target)
+            else:
+                p.old = _aside(p.target)
+                if p.old is None:  # deleted meanwhile: the author's choice, kept
+                    return [p]
+                os.replace(p.tmp, p.target)
+                if _current(p.old) != p.before:
+                    return [p]
+        return []
+
     def _rollback(self, done: list[_Pending]) -> list[Path]:
-        """Undo the renames already made; the targets that could not be restored."""
+        """Undo the renames already made, keeping any file someone else wrote since; the targets
+        that could not be restored."""
         lost = []
         for p in reversed(done):
             try:
-                if p.create:
+                if not _ours(p):  # never renamed, or replaced by someone else since: keep it
+                    if p.old is not None:
+                        _unlink(p.old)
+                elif p.create:
                     os.unlink(p.target)
+                elif p.old is not None:
+                    os.replace(p.old, p.target)
                 elif p.before is not None:
                     atomic_write(p.target, p.before)
                 else:
                     lost.append(p.target)
             except OSError:
                 lost.append(p.target)
-        self._pending = [p for p in self._pending if p not in done]
+            _unlink(p.tmp)
+        placed = {id(p) for p in done}
+        self._pending = [p for p in self._pending if id(p) not in placed]
         return lost
 
     def discard(self) -> None:
         """Remove every staged temporary and the folders this batch created (when empty)."""
         for p in self._pending:
             _unlink(p.tmp)
-        self._pending = []
+        self._pending, self._targets = [], set()
         for d in reversed(self._made):
             try:
                 d.rmdir()
             except OSError:
                 pass
         self._made = []
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _interrupt(_signum, _frame) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _deferred_signals() -> Iterator[list[int]]:
+    """While files are being renamed, SIGINT and SIGTERM are only noted (the list fills): the
+    commit checks between files and puts everything back, so no rename goes unrecorded."""
+    caught: list[int] = []
+    if not _main_thread():
+        yield caught
+        return
+    kept = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            kept[sig] = signal.signal(sig, lambda signum, _frame: caught.append(signum))
+        yield caught
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
+
+
+def _aside(target: Path) -> Path | None:
+    """Hard-link `target` to a fresh hidden name beside it (same inode, so an edit written into
+    the file later still shows); None if `target` is gone."""
+    for _ in range(100):
+        name = target.parent / f".{target.name}.{secrets.token_hex(4)[:8]}{TEMP_SUFFIX}"
+        try:
+            os.link(target, name)
+            return name
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            return None
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target))
+
+
+def _ours(p: _Pending) -> bool:
+    """True if `p.target` is the file qlint staged (its inode) and still holds qlint's bytes."""
+    try:
+        st = os.stat(p.target)
+    except FileNotFoundError:
+        return False
+    return (st.st_dev, st.st_ino) == p.ino and _current(p.target) == p.payload
+
+
+def _verified(p: _Pending) -> bool:
+    """After the batch: the target still holds what qlint wrote and its old inode what qlint read."""
+    if p.before is None:  # exports: qlint's own output, no author to protect
+        return True
+    return _ours(p) and (p.old is None or _current(p.old) == p.before)
 
 
 def _current(path: Path) -> bytes | None:

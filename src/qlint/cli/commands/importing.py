@@ -9,7 +9,7 @@ from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.cli.commands._authoring import internal_error, project, refuse_batch
-from qlint.files import Batch, UnsafePathError, safe_join
+from qlint.files import Batch, StaleFile, UnsafePathError, safe_join
 from qlint.importers import IMPORTERS, Imported, Importer, ImportJob, ImportResult, SourceError
 from qlint.importers._package import PackageLimits
 from qlint.loading.errors import LoadError
@@ -43,7 +43,7 @@ def at(shown: str, part: str, line: int) -> str:
     return shown + (f"/{part}" if part else "") + (f":{line}" if line else "")
 
 
-def _images(q: Imported, output: Path, force: bool, planned: list[tuple[Path, bytes | str]]) -> list[str]:
+def _images(q: Imported, output: Path, force: bool, planned: dict[Path, bytes | str]) -> list[str]:
     """Plan the question's images (packaged with it) into the bank; problems as messages. An
     existing file with the same bytes is kept; with other bytes it needs --force."""
     problems = []
@@ -55,8 +55,7 @@ def _images(q: Imported, output: Path, force: bool, planned: list[tuple[Path, by
             if target.exists() and not force:
                 problems.append(f"{display_path(str(target))} exists with other content (use --force to overwrite)")
                 continue
-            if not any(t == target for t, _d in planned):
-                planned.append((target, blob))
+            planned.setdefault(target, blob)
         except (UnsafePathError, OSError) as exc:
             problems.append(f"cannot write image {rel}: {exc}")
     return problems
@@ -94,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.source}: error: no such file or folder", file=sys.stderr)
         return EXIT_ERROR
     unmapped = failed = 0
-    planned: list[tuple[Path, bytes | str]] = []  # (target, content): written together once all are ready
+    planned: dict[Path, bytes | str] = {}  # target -> content, written together once all are ready (a dict: one lookup per file)
     internal: list[str] = []
     for src in _sources(source, imp):
         shown = display_path(str(src))
@@ -122,11 +121,11 @@ def run(args: argparse.Namespace) -> int:
             target = None
             try:
                 target = target_path(q, output)
-                if any(t == target for t, _y in planned):
+                if target in planned:
                     raise FileExistsError(f"{display_path(str(target))} is also the file of an earlier question in this import")
                 if not args.force and os.path.lexists(target):
                     raise FileExistsError(f"{display_path(str(target))} exists (use --force to overwrite)")
-                planned.append((target, to_yaml(q, where, args.fmt, target, config)))
+                planned[target] = to_yaml(q, where, args.fmt, target, config)
                 for problem in _images(q, output, args.force, planned):
                     print(f"{where}: error: {problem}", file=sys.stderr)
                     failed += 1
@@ -142,6 +141,11 @@ def run(args: argparse.Namespace) -> int:
         return refuse_batch(internal)
     try:
         written = write_all(planned, args.force)
+    except StaleFile as exc:  # --force over a file someone saved meanwhile: theirs is kept
+        for p in exc.paths:
+            print(f"{display_path(str(p))}: error: changed on disk while qlint was writing it; kept as you left it", file=sys.stderr)
+        print("error: nothing was written; run the import again", file=sys.stderr)
+        return EXIT_ERROR
     except OSError as exc:  # a full disk, no permission, a file that appeared meanwhile
         where = display_path(str(exc.filename)) + ": " if exc.filename else ""
         print(f"{where}error: {exc.strerror or exc}; nothing was written", file=sys.stderr)
@@ -157,11 +161,11 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if unmapped or failed else EXIT_OK
 
 
-def write_all(planned: list[tuple[Path, bytes | str]], overwrite: bool) -> list[Path]:
+def write_all(planned: dict[Path, bytes | str], overwrite: bool) -> list[Path]:
     """Every imported file, all or nothing (files.Batch): new files are never put over existing
     ones unless `overwrite`, and then the old bytes come back if the batch fails."""
     with Batch() as batch:
-        for target, text in planned:
+        for target, text in planned.items():
             try:
                 if overwrite and os.path.lexists(target):
                     batch.replace(target, text, before=target.read_bytes())
