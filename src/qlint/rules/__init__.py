@@ -25,6 +25,7 @@ class Finding:
     fix: Fix | None = None
     path: str | None = None  # bank rules name the file; item rules leave it to the engine
     severity: Severity | None = None  # graded rules (warn at 0.5, error at 0.8); a configured override wins
+    offset: int | None = None  # a character of the string (or key) at `pointer`: placed at that character
 
 
 @dataclass(frozen=True)
