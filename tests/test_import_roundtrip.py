@@ -43,6 +43,8 @@ from lxml import etree
 from qlint.cli import main
 from qlint.exporters._content import render, render_inline
 from qlint.importers._markdown import to_markdown
+from qlint.model import Question
+from qlint.soundness import option_errors
 
 from conftest import BANK
 
@@ -208,17 +210,23 @@ def comparable(q: dict[str, Any], fmt: str, exact: bool) -> dict[str, Any]:
     return q
 
 
+def exportable(q: dict[str, Any]) -> bool:
+    """Every export refuses two options with one id or one text, and an empty option (S005,
+    O006, S006): the round trip is about questions an export writes."""
+    return not option_errors(Question("q.yaml", q))
+
+
 FORMATS = ["qti21", "qti30", "moodle"]
 NORWAY = {"format": 1, "id": "mla-c01-00", "exam": "MLA-C01", "domain": "data-preparation", "type": "single",
           "status": "draft", "stem": "0", "explanation": "0",
-          "options": [{"id": "00", "text": "0", "correct": True}, {"id": "01", "text": "0", "correct": False}],
+          "options": [{"id": "00", "text": "0", "correct": True}, {"id": "01", "text": "1", "correct": False}],
           "references": [{"title": "no", "url": "https://docs.example.org/00?a=1&b=00"}]}
 RT_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @RT_SETTINGS
-@given(q=questions(exact=True))
+@given(q=questions(exact=True).filter(exportable))
 @example(q={**NORWAY, "explanation": "Yes"})  # found by this test: written plain, read back as True
 def test_round_trip_gives_the_same_question(fmt, q):
     back, messages = round_trip(q, fmt)
@@ -228,7 +236,7 @@ def test_round_trip_gives_the_same_question(fmt, q):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @RT_SETTINGS
-@given(q=questions(exact=False))
+@given(q=questions(exact=False).filter(exportable))
 @example(q=NORWAY)  # found by this test: `title: no` came back as False to a YAML 1.1 reader
 def test_round_trip_of_any_markdown_keeps_what_it_renders_to(fmt, q):
     back, messages = round_trip(q, fmt)

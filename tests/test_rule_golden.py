@@ -131,6 +131,24 @@ def mutants(pool: list[dict], n: int, seed: int = 11) -> list[dict]:
     return out
 
 
+def unicode_variants(base: dict) -> list[dict]:
+    """A question disguised with invisible and look-alike characters, and with option data no
+    export may carry (F002, F003, O006, O013, S005, S006): the mutants' phrases hold none."""
+    out = []
+    for change in (
+        lambda q: q.update(stem="Which\u202e strategy? TO\u200bDO"),
+        lambda q: q["options"][1].update(text=q["options"][0]["text"].replace("a", "\u0430", 1)),
+        lambda q: q["options"][1].update(id=q["options"][0]["id"]),
+        lambda q: q["options"][1].update(text="  \u00ad "),
+        lambda q: q.update(explanation="\u0422ODO " + q["explanation"]),
+        lambda q: q["options"][1].update(text="**" + q["options"][0]["text"] + "!**"),
+    ):
+        q = copy.deepcopy(base)
+        change(q)
+        out.append(q)
+    return out
+
+
 def _labelled():
     spec = REPO / "scripts" / "rule_quality.py"
     sys.path.insert(0, str(spec.parent))
@@ -153,8 +171,10 @@ def compute(tmp: Path) -> dict[str, list[str]]:
               if r.valid and r.kind == "question"]
     pool = [q.data for q in labelled + sample]
     mutated = [Question(f"mutants/{i:03d}.yaml", d) for i, d in enumerate(mutants(pool, 100))]
+    hidden = [Question(f"unicode/{i:02d}.yaml", d) for i, d in enumerate(unicode_variants(sample[0].data))]
     return {
         "sample": linted(REPO, ["bank"]),
+        "unicode": item_findings(hidden, exams),
         "generated": linted(root, ["bank"]),
         "labelled": item_findings(labelled, exams, unlabelled) + bank_findings(labelled, exams),
         "mutants": item_findings(mutated, exams) + bank_findings(mutated, exams),
@@ -179,7 +199,7 @@ def test_rules_give_the_golden_results(results):
 def test_golden_corpora_exercise_the_rules():
     """The golden file is only as strong as its corpora: most rules must have findings in it."""
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    codes = {line.split(" ")[1] for lines in (golden["labelled"], golden["mutants"]) for line in lines}
+    codes = {line.split(" ")[1] for lines in (golden["labelled"], golden["mutants"], golden["unicode"]) for line in lines}
     codes |= {line.split(": ")[1].split(" ")[0] for line in golden["generated"]}
     checking = {code for code, r in RULES.items() if r.scope in ("item", "bank")}
     assert len(checking - codes) <= 3, sorted(checking - codes)

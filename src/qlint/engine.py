@@ -168,6 +168,10 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
     if kind == "question" and not errors:
         found += list(_exam_findings(data, settings.exams))
         found += list(_findings(settings, Question(path, data)))
+    elif kind == "exam" and not errors:  # names and domain names reach learners too
+        from qlint.rules.hygiene import hidden_in
+
+        found += [(RULES.get("F003"), f) for f in hidden_in(data)]
 
     diagnostics = place(found, text, shown, settings)
     entry = None
@@ -229,7 +233,7 @@ def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Se
     locator = Locator(text)
     out = []
     for rule, f in kept:
-        span = locator.locate(f.pointer, f.at_key)
+        span = locator.locate(f.pointer, f.at_key) if f.offset is None else locator.locate_char(f.pointer, f.offset, f.at_key)
         if f.within:
             span = locator.find(span, f.within)
         out.append(_diag(rule, selection.severity_of(rule, f.severity), shown, f.message, span.line, span.col,
@@ -246,7 +250,7 @@ def load_exams(settings: Settings) -> list[Diagnostic]:
         result = check_file(f, settings)
         settings.exam_results[real_path(f)] = result
         diagnostics += result.diagnostics
-        if result.data is not None and not result.diagnostics:
+        if result.data is not None and result.valid:  # a text finding (F003) still defines the exam
             exam = Exam.from_data(result.data, f)
             settings.exams[exam.code] = exam
     return diagnostics

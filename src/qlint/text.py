@@ -126,3 +126,84 @@ def sentences(text: str) -> list[str]:
     """Split prose into sentences on ., ?, ! or : followed by space, and on blank lines."""
     parts = _SENTENCE_BREAK.split(plain(text).strip())
     return [p.strip() for p in parts if p.strip()]
+
+
+# --- Unicode that cannot hide anything -------------------------------------------------------
+# Characters that draw nothing (or only reorder what is drawn), written out from the Unicode
+# Character Database rather than taken from `unicodedata` at import: the visible Cf characters
+# (Arabic number signs, U+0600-0605 and kin) are left out, and the invisible letters the
+# category misses (Hangul fillers, U+034F, Khmer inherent vowels) are added.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # marks, embeddings, overrides, isolates
+_HIDDEN_CLASS = (
+    "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f"
+    "\u3164\ufeff\uffa0\ufff9-\ufffb\U0001bca0-\U0001bca3\U00013430-\U0001343f\U0001d173-\U0001d17a\U000e0000-\U000e007f"
+    + BIDI_CONTROLS
+)
+HIDDEN = re.compile(f"[{_HIDDEN_CLASS}]")
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+
+
+def hidden_name(ch: str) -> str:
+    """`U+202E RIGHT-TO-LEFT OVERRIDE`: how a message names an invisible character."""
+    import unicodedata
+
+    name = unicodedata.name(ch, "")
+    if not name and 0xE0000 <= ord(ch) <= 0xE007F:
+        name = "TAG CHARACTER"
+    return f"U+{ord(ch):04X} {name}".rstrip()
+
+
+def is_bidi(ch: str) -> bool:
+    return bool(_BIDI.match(ch))
+
+
+# Letters of other scripts drawn like Latin ones (after the Unicode confusables data, TR39), and
+# dashes and quotes drawn like ASCII ones. Fullwidth forms, ligatures, mathematical letters and
+# the odd spaces are folded by NFKC already, so they are not listed here.
+_LOOKALIKES = {
+    # Cyrillic
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I", "Ԁ": "D", "Ɡ": "G",
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j",
+    "ԁ": "d", "һ": "h", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ү": "y", "ɡ": "g",
+    # Greek
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϳ": "J",
+    "α": "a", "ο": "o", "ν": "v", "ι": "i", "ρ": "p", "υ": "u", "ϳ": "j", "κ": "k", "γ": "y",
+    # Armenian and Latin letters outside ASCII drawn like ASCII ones
+    "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "ı": "i", "ɑ": "a", "ȷ": "j", "ǀ": "l",
+    # dashes, minus signs and quotes
+    "\u2010": "-", "\u2012": "-", "\u2013": "-", "\u2043": "-", "\u2212": "-",
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"',
+}
+_FOLD = str.maketrans(_LOOKALIKES)
+
+
+def skeleton(text: str) -> str:
+    """`text` as a reader sees it: invisible characters removed, NFKC-normalised, and letters of
+    other scripts that look Latin (Cyrillic "Ѕ", Greek "Ο") folded to their Latin twins.
+
+    Two strings with the same skeleton cannot be told apart on screen; compare skeletons where
+    "the same text" or "the same id" matters. ASCII text is its own skeleton (the common case).
+    """
+    if text.isascii():
+        return text
+    import unicodedata
+
+    out = unicodedata.normalize("NFKC", HIDDEN.sub("", text)).translate(_FOLD)
+    # a folded letter may now compose with a following mark (Cyrillic "с" + U+0301 -> "ć")
+    return out if out.isascii() else unicodedata.normalize("NFC", out)
+
+
+def same_text(text: str) -> str:
+    """The key under which two option texts are "the same text": the skeleton with case and runs
+    of whitespace folded and a final full stop dropped. Nothing else (punctuation, Markdown,
+    articles, plurals) is folded: those are near-duplicates, a judgement, not an identity."""
+    key = " ".join(skeleton(text).casefold().split())
+    return key[:-1].rstrip() if key.endswith(".") else key
+
+
+def id_key(value: str) -> str:
+    """The key under which two ids are the same id: their skeletons (q-1 and q‐1 with U+2010)."""
+    return skeleton(value)

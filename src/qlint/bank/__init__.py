@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable, Iterator
 from qlint.bank.entry import BankEntry
 from qlint.project.discovery import real_path
 from qlint.project.exams import Exam
+from qlint.text import id_key
 
 
 @dataclass
@@ -30,10 +31,10 @@ class Bank:
         return cls([BankEntry.of(q.path, q.data) for q in questions], exams, targets)
 
     def by_id(self) -> dict[str, list[int]]:
-        """id -> indexes of the entries that use it."""
+        """id (as a reader sees it: `qlint.text.id_key`) -> indexes of the entries that use it."""
         out: dict[str, list[int]] = {}
         for i, e in enumerate(self.entries):
-            out.setdefault(e.id, []).append(i)
+            out.setdefault(id_key(e.id), []).append(i)
         return out
 
     def target_indexes(self) -> list[int]:

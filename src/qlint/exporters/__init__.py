@@ -49,7 +49,20 @@ EXPORTERS: Registry[Exporter] = Registry("export format", "qlint.exporters")
 
 def exporter(name: str, description: str, packaged: bool = False):
     def deco(fn: Callable[[ExportJob], ExportResult]) -> Callable[[ExportJob], ExportResult]:
-        EXPORTERS.add(name, Exporter(name, description, fn, packaged))
+        def write(job: ExportJob) -> ExportResult:
+            require_sound(job)  # before the target writes a byte
+            return fn(job)
+
+        EXPORTERS.add(name, Exporter(name, description, write, packaged))
         return fn
 
     return deco
+
+
+def require_sound(job: ExportJob) -> None:
+    """Every exporter's gate: a question whose options no learner could answer correctly (a shared
+    option id, an empty option, a repeated option) is refused whatever the lint configuration."""
+    from qlint.exporters._source import require_sound_options
+
+    for q in job.questions:
+        require_sound_options(q)

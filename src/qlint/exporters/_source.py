@@ -61,3 +61,13 @@ def require_xml_chars(q: Question) -> None:
         at = forbidden_char(text)
         if at is not None:
             raise ValueError(f"{locate(q, pointer)}: character U+{ord(text[at]):04X} is not allowed in XML exports")
+
+
+def require_sound_options(q: Question) -> None:
+    """Refuse (ValueError naming file:line:col) a question with a duplicate option id, an empty
+    option or two options with the same text: lint rules S005, S006 and O006, checked here again
+    because an ignored or suppressed rule must not let one reach learners."""
+    from qlint.soundness import data_errors
+
+    for e in data_errors(q):
+        raise ValueError(f"{locate(q, e.pointer)}: {e.message} ({e.code}); not exporting this question")

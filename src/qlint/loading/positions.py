@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,7 @@ class Locator:
         from ruamel.yaml import YAML
         from ruamel.yaml.error import YAMLError
 
+        self._text = text
         self._lines = text.splitlines()
         try:
             self._root = YAML(typ="rt").compose(text)
@@ -74,9 +76,46 @@ class Locator:
 
     def locate(self, pointer: str, at_key: bool = False) -> Span:
         """Where the value at `pointer` sits; `at_key` for the key itself. Missing parts stop at the parent."""
-        node = self._root
+        node = self._node(pointer, at_key)
+        return Span(1, 1, 1, 1) if node is None else self._span(node)
+
+    def locate_char(self, pointer: str, offset: int, at_key: bool = False) -> Span:
+        """Where character `offset` of the string at `pointer` is written in the source: the same
+        character counted in the scalar's source text, or its escape in a double-quoted scalar.
+        Falls back to the whole value when the source does not show it one for one."""
+        node = self._node(pointer, at_key)
         if node is None:
             return Span(1, 1, 1, 1)
+        value = node.value
+        if node.style == ">" and isinstance(value, str):
+            value = value.replace("\a", "")  # ruamel.yaml marks each fold of a folded scalar with BEL
+        if not isinstance(value, str) or not 0 <= offset < len(value):
+            return self._span(node)
+        ch, nth = value[offset], value.count(value[offset], 0, offset)
+        start, end = node.start_mark, node.end_mark
+        raw = self._text[start.index:end.index]
+        places = [m.start() for m in re.finditer(re.escape(ch), raw)]
+        if node.style == '"':  # written as an escape: \u202e, \U000e0041, \xad
+            escape = re.compile(rf"\\(?:x|u|U)0*{ord(ch):X}(?![0-9a-fA-F])", re.I)
+            places = sorted(places + [m.start() for m in escape.finditer(raw)])
+        if len(places) != value.count(ch):
+            return self._span(node)
+        line, col = start.line, start.column
+        i = 0
+        at = places[nth]
+        while i < at:  # step as ruamel.yaml counts lines, so the column agrees with other findings
+            c = raw[i]
+            i += 1
+            if c in "\n\x85\u2028\u2029" or (c == "\r" and raw[i:i + 1] != "\n"):
+                line, col = line + 1, 0
+            else:
+                col += 1
+        return Span(line + 1, col + 1, line + 1, col + 1)
+
+    def _node(self, pointer: str, at_key: bool) -> Any:
+        node = self._root
+        if node is None:
+            return None
         from ruamel.yaml.nodes import MappingNode, SequenceNode
 
         parts = split_pointer(pointer)
@@ -93,7 +132,7 @@ class Locator:
                 node = node.value[int(part)]
             else:
                 break
-        return self._span(node)
+        return node
 
     def find(self, span: Span, needle: str) -> Span:
         """Where `needle` first appears within `span` (say an image path inside a stem), else `span`."""

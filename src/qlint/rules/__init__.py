@@ -26,6 +26,7 @@ class Finding:
     path: str | None = None  # bank rules name the file; item rules leave it to the engine
     severity: Severity | None = None  # graded rules (warn at 0.5, error at 0.8); a configured override wins
     within: str = ""  # text inside the value to point at (an image path in a stem), when found there
+    offset: int | None = None  # a character of the string (or key) at `pointer`: placed at that character
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from qlint.diagnostic import Severity
 from qlint.model import LETTERS
 from qlint.project.discovery import display_path
 from qlint.rules import Finding, Option, rule
+from qlint.text import id_key
 
 _STATS_SOURCE = ("Attali & Bar-Hillel (2003), J. Educ. Meas. 40(2); Bar-Hillel & Attali (2002), \"Seek whence\"; "
                  "Haladyna, Downing & Rodriguez (2002) guideline 20")
@@ -46,6 +47,8 @@ def duplicate_id(bank: Bank, ctx) -> Iterator[Finding]:
     ## What it does
     Reports every question whose `id` another file in the bank also uses, naming the other file(s).
     The whole bank is read, so a staged file that reuses an id from an unstaged one is caught.
+    Ids are compared as a reader sees them (`qlint.text.skeleton`): an id that differs only by a
+    look-alike character (U+2010 for "-", a Cyrillic letter, a fullwidth form) is the same id.
 
     ## Why it matters
     Ids key exports, learner progress and `related` links; two questions with one id overwrite
@@ -58,12 +61,14 @@ def duplicate_id(bank: Bank, ctx) -> Iterator[Finding]:
     Give the newer question a new id; never reuse or recycle an id.
     """
     flags, entries = bank.target_flags(), bank.entries
-    for qid, group in bank.by_id().items():
+    for group in bank.by_id().values():
         if len(group) < 2:
             continue
         for i in group:
             if flags[i]:
-                others = [_where(entries[j]) for j in group if j != i]
+                qid = entries[i].id
+                others = [_where(entries[j]) + ("" if entries[j].id == qid else f" (as {entries[j].id!r})")
+                          for j in group if j != i]
                 yield Finding("/id", f"id {qid!r} is also used by {_others(others)}", path=entries[i].path)
 
 
@@ -95,9 +100,9 @@ def unresolved_related(bank: Bank, ctx) -> Iterator[Finding]:
         if not target or not related:
             continue
         for i, ref in enumerate(related):
-            if ref == q.id:
+            if id_key(ref) == id_key(q.id):  # a look-alike spelling of its own id too
                 yield Finding(f"/related/{i}", "a question cannot be related to itself", path=q.path)
-            elif ref not in ids:
+            elif ref not in ids:  # exact: exports link by the id as written
                 hint = ""
                 if hints < 50:  # difflib over a large bank is slow; a broken bank gets the first hints
                     hints += 1

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
 from qlint.analysis import all_text, strings
 from qlint.diagnostic import Edit, Fix
 from qlint.loading.positions import join_pointer
 from qlint.model import Question
 from qlint.rules import Finding, rule
+from qlint.text import HIDDEN, hidden_name, is_bidi, skeleton
 
 _HARD_BREAK = re.compile(r"\S {2,}$")  # Markdown renders two trailing spaces as a line break
 
@@ -83,10 +84,89 @@ def unfinished_text(q: Question, ctx) -> Iterator[Finding]:
     Write the real text. For a marker that belongs in the text (a question about TODO comments),
     suppress the finding on that line with `# qlint: disable-line F002 -- reason`.
     """
-    if not _MARKER.search(all_text(q)):
+    # look-alike letters and invisible characters cannot hide a marker ("ТODO" with a Cyrillic
+    # Т, "TO\u200bDO"): the search runs on the skeleton, which is the text itself for ASCII
+    if not _MARKER.search(skeleton(all_text(q))):
         return  # no marker anywhere: the common case, decided with one search
     for path, text in strings(q):
-        found = _MARKER.search(text)
+        found = _MARKER.search(skeleton(text))
         if found:
             where = "/".join(str(p) for p in path)
-            yield Finding(join_pointer(path), f"{where!r} still holds the placeholder marker {found.group(0)!r}: write the real text")
+            disguised = "" if text.isascii() else " (written with look-alike or invisible characters)"
+            yield Finding(join_pointer(path), f"{where!r} still holds the placeholder marker {found.group(0)!r}{disguised}: write the real text")
+
+
+_JOINERS = ("\u200c", "\u200d")  # shape Arabic, Indic and emoji sequences: removing them can change the text
+
+
+@rule("F003", "hidden-characters", "error", fixable=True,
+      source="Unicode TR36 (security), TR9 (bidi controls); Boucher & Anderson (2021), \"Trojan Source\" (CVE-2021-42574)")
+def hidden_characters(q: Question, ctx) -> Iterator[Finding]:
+    """Text holds a bidi control or an invisible character.
+
+    ## What it does
+    Reports, at the character itself, every text value or key that holds a bidirectional control
+    (U+202A-U+202E embeddings and overrides, U+2066-U+2069 isolates, U+200E/U+200F/U+061C marks)
+    or a character that draws nothing: zero-width space and joiners (U+200B-U+200D), word joiner
+    and invisible operators (U+2060-U+2064), U+FEFF inside text, soft hyphen (U+00AD), U+180E,
+    Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), tag characters (U+E0000-U+E007F) and the
+    other invisible format characters. Exam definitions are checked too.
+
+    ## Why it matters
+    What the reviewer reads is not what the file says: a right-to-left override shows a text in
+    another order than it is stored ("Trojan Source"), and a zero-width character splits a word
+    so that exact comparisons miss it — "TO\u200bDO" hides a placeholder, "Amazon\u200bS3" a
+    duplicate option. Learners see the same hidden text in every export.
+
+    ## Example
+    ```yaml
+    explanation: "TO\u200bDO: write the explanation."
+    ```
+
+    ## Fix
+    Delete the character. `qlint check --fix` removes them all from the value; when the value
+    holds a zero-width joiner or non-joiner (which shape some scripts and emoji) the fix needs
+    `--unsafe-fixes`.
+    """
+    if all_text(q).isascii():
+        return  # the common case: no string holds anything but ASCII (question keys are schema-fixed)
+    yield from hidden_in(q.data)
+
+
+def hidden_in(data: Any) -> Iterator[Finding]:
+    """F003's findings on any loaded document (a question or an exam definition): values and keys."""
+    out: list[tuple[list[Any], str, bool]] = []
+    _texts_and_keys(data, [], out)
+    for path, text, at_key in out:
+        if text.isascii():
+            continue
+        first = HIDDEN.search(text)
+        if not first:
+            continue
+        ch = first.group(0)
+        count = len(HIDDEN.findall(text))
+        more = f" (and {count - 1} more hidden character{'s' if count > 2 else ''})" if count > 1 else ""
+        kind = "a bidi control that reorders how the text is shown" if is_bidi(ch) else "an invisible character"
+        where = "/".join(str(p) for p in path)
+        pointer = join_pointer(path)
+        if at_key:
+            yield Finding(pointer, f"key {where!r} holds {hidden_name(ch)}, {kind}{more}: delete it",
+                          at_key=True, offset=first.start())
+            continue
+        safe = not any(j in text for j in _JOINERS)
+        fix = Fix(f"remove hidden characters from {where}", (Edit(pointer, HIDDEN.sub("", text)),), safe=safe)
+        yield Finding(pointer, f"{where!r} holds {hidden_name(ch)}, {kind}{more}: delete it", fix=fix,
+                      offset=first.start())
+
+
+def _texts_and_keys(value: Any, path: list[Any], out: list[tuple[list[Any], str, bool]]) -> None:
+    if isinstance(value, str):
+        out.append((path, value, False))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                out.append((path + [k], k, True))
+            _texts_and_keys(v, path + [k], out)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _texts_and_keys(v, path + [i], out)

@@ -12,7 +12,8 @@ from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, VAGUE_TERMS
 from qlint.rules.parsing import Numeric, lead_in, parse_numeric, term_hits
-from qlint.text import has_phrase, plain, stem
+from qlint.soundness import data_errors
+from qlint.text import has_phrase, plain, skeleton, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
 
@@ -298,18 +299,21 @@ def near_form(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in view(text).tokens if t not in _ARTICLES)
 
 
-@rule("O006", "duplicate-options", "error", source=f"{_H} 22 (options must be distinct)")
+@rule("O006", "duplicate-options", "error", source=f"{_H} 22 (options must be distinct); data correctness: "
+      "every export refuses such a question, whatever the configuration")
 def duplicate_options(q: Question, ctx) -> Iterator[Finding]:
-    """Two options are the same text, or differ only in case, spacing, punctuation, articles or plurals.
+    """Two options have the same text.
 
     ## What it does
-    Compares options after folding case, Markdown, punctuation and spacing (exact duplicates),
-    then after dropping articles and stemming (near duplicates: "Use an S3 bucket" / "Use S3
-    buckets"). Negations are kept, so "encrypted" and "not encrypted" differ.
+    Reports an option whose text equals an earlier option's once Unicode is normalised (NFKC),
+    invisible characters are removed, letters of other scripts that look Latin are folded
+    ("Amazon Ѕ3" with a Cyrillic Ѕ is "Amazon S3"), and case, runs of spaces and a final full
+    stop are ignored. Nothing else is folded: options that differ in punctuation, Markdown,
+    articles or plurals are near-duplicates (O013).
 
     ## Why it matters
     A repeated option is two keys or two identical distractors: the item has fewer real choices
-    than it shows, and shuffled exports make the duplication look deliberate.
+    than it shows, and a learner sees the same choice twice. No export writes such a question.
 
     ## Example
     ```yaml
@@ -319,14 +323,45 @@ def duplicate_options(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Replace one of them with a different plausible distractor.
     """
+    for e in data_errors(q):
+        if e.code == "O006":
+            yield Finding(e.pointer, e.message)
+
+
+@rule("O013", "near-duplicate-options", "warning", source=f"{_H} 22 (options must be distinct)")
+def near_duplicate_options(q: Question, ctx) -> Iterator[Finding]:
+    """Two options differ only in punctuation, Markdown, articles or plurals.
+
+    ## What it does
+    Compares options after folding case, Markdown, punctuation and spacing, then after dropping
+    articles and stemming ("Use an S3 bucket" / "Use S3 buckets"). Negations are kept, so
+    "encrypted" and "not encrypted" differ. Options with the same text are O006's.
+
+    ## Why it matters
+    Two options that say the same thing in other words leave the item with fewer real choices
+    than it shows, and shuffled exports make the duplication look deliberate.
+
+    ## Example
+    ```yaml
+    options: [{text: Use an S3 bucket}, {text: Use S3 buckets}]
+    ```
+
+    ## Fix
+    Replace one of them with a different plausible distractor.
+    """
+    same = {e.pointer for e in data_errors(q) if e.code in ("O006", "S006")}
     seen: dict[tuple[str, ...], OptionView] = {}
     exact: dict[str, OptionView] = {}
     for o in q.options:
-        key = view(o.text).normal
+        if f"{o.pointer}/text" in same:
+            continue  # the same text (O006) or none (S006): reported there
+        text = skeleton(o.text)
+        key = view(text).normal
         if key in exact:
-            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} duplicates option {exact[key].id!r}")
+            yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} differs from option {exact[key].id!r} only in "
+                                               "punctuation or markup")
             continue
-        form = near_form(o.text)
+        form = near_form(text)
         if form and form in seen:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is a near-duplicate of option {seen[form].id!r}")
             continue
