@@ -504,6 +504,20 @@ def is_clause(text: str) -> bool:
     return any(t in FINITE_AUXILIARIES and toks[i - 1] not in RESTRICTIVE for i, t in enumerate(toks[:subordinate]) if i)
 
 
+def _merely(toks: tuple[str, ...], j: int) -> bool:
+    """"only" before an amount means "merely" ("They only require 1-2 days"), not a restriction."""
+    return toks[j] == "only" and any(t[:1].isdigit() for t in toks[j + 1 : j + 4])
+
+
+_ABILITY = frozenset(("can", "could"))
+
+
+def _ability_object(toks: tuple[str, ...], j: int) -> bool:
+    """"all" as the object of an ability ("Customers can add all accounts", "You can track all
+    calls"): what one is able to act on, not a sweeping claim about how things are."""
+    return toks[j] in ("all", "every") and j >= 2 and toks[j - 2] in _ABILITY
+
+
 def states_claim(text: str, positions: list[int]) -> bool:
     """True if the option is a statement (subject and finite verb) in which the quantifiers at
     token `positions` sit, rather than an action ("Delete all users") or a name ("All Upfront")."""
@@ -654,9 +668,10 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
     counts = [_word_count(o.text) for o in opts]
     mean = statistics.fmean(counts)
     far = max(opts, key=lambda o: abs(_word_count(o.text) - mean))
-    # short names vary a lot in relative terms ("Hybrid" / "Platform as a service"): the odd option
-    # must also differ by a few words before its length is noticeable
-    if mean and abs(_word_count(far.text) - mean) >= _MIN_WORDS_APART and _cv_above(counts, mean, float(ctx.option("max-cv"))):
+    # the odd one out must stand alone: a few words from every other option (short names vary a
+    # lot in relative terms, "Hybrid" / "Platform as a service"; two long options are no outlier)
+    gap = min(abs(_word_count(far.text) - _word_count(o.text)) for o in opts if o is not far)
+    if mean and gap >= _MIN_WORDS_APART and _cv_above(counts, mean, float(ctx.option("max-cv"))):
         cv = statistics.pstdev(counts) / mean
         yield Finding(f"{far.pointer}/text", f"option lengths vary too much (word-count CV {cv:.2f} > {ctx.option('max-cv')}); "
                                              f"{_text(far)!r} stands out")
