@@ -12,7 +12,7 @@ from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, FINITE_AUXILIARIES, RESTRICTIVE,
                                   SCOPED_ABSOLUTES, SUBJECT_PRONOUNS, SUBORDINATORS, VAGUE_TERMS)
-from qlint.rules.parsing import Numeric, lead_in, parse_numeric, signed_numbers, term_hits, true_false_shape
+from qlint.rules.parsing import NUMBER_WORDS, Numeric, lead_in, parse_numeric, signed_numbers, term_hits, true_false_shape
 from qlint.text import STOPWORDS, has_phrase, plain, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
@@ -260,8 +260,8 @@ def numeric_order(q: Question, ctx) -> Iterator[Finding]:
         yield Finding("/options", "numeric options are in order but the question may be shuffled: add shuffle: false")
 
 
-@rule("O005", "mixed-units", "warning", source="NBME item-writing guide (numeric options: one unit, no overlapping ranges); "
-                                                f"{_H} 22")
+@rule("O005", "mixed-units", "warning", preview=True,
+      source=f"NBME item-writing guide (numeric options: one unit, no overlapping ranges); {_H} 22")
 def mixed_units(q: Question, ctx) -> Iterator[Finding]:
     """Numeric options mix units, or their ranges overlap.
 
@@ -281,6 +281,11 @@ def mixed_units(q: Question, ctx) -> Iterator[Finding]:
 
     ## Fix
     Use one unit and precision for every option; make ranges contiguous but disjoint.
+
+    ## Status
+    Preview: on real banks (scripts/realtext.py) the unit arm reports durations written the
+    natural way ("15 minutes" among "12 hours", "24 hours"), where no conversion is being
+    tested; 1 of its 3 findings was judged right. It runs with `preview = true` or `--select O005`.
     """
     found = _numeric(q)
     if not found:
@@ -506,7 +511,7 @@ def is_clause(text: str) -> bool:
 
 def _merely(toks: tuple[str, ...], j: int) -> bool:
     """"only" before an amount means "merely" ("They only require 1-2 days"), not a restriction."""
-    return toks[j] == "only" and any(t[:1].isdigit() for t in toks[j + 1 : j + 4])
+    return toks[j] == "only" and any(t[:1].isdigit() or t in NUMBER_WORDS for t in toks[j + 1 : j + 4])
 
 
 _ABILITY = frozenset(("can", "could"))
@@ -522,11 +527,12 @@ def states_claim(text: str, positions: list[int]) -> bool:
     """True if the option is a statement (subject and finite verb) in which the quantifiers at
     token `positions` sit, rather than an action ("Delete all users") or a name ("All Upfront")."""
     toks = view(text).tokens
-    if not toks:
+    positions = [j for j in positions if not _merely(toks, j) and not _ability_object(toks, j)]
+    if not toks or not positions:
         return False
     if is_clause(text):
         return True
-    first = min(positions, default=0)
+    first = min(positions)
     if any(_verb_s(toks[i]) and toks[i + 1] not in STOPWORDS for i in (1, 2) if i + 1 < first):
         return True  # "S3 buckets exist in every Region": a plural subject, its verb, then the quantifier
     for j in positions:
@@ -609,7 +615,7 @@ def _hedges(text: str, term: str) -> bool:
     return False
 
 
-_MIN_WORDS_APART = 3
+_MIN_WORDS_APART = 4
 _PARENTHESES = re.compile(r"\([^()]*\)")
 
 
@@ -702,6 +708,15 @@ def asked_kind(lead: str, kinds: dict[str, list[str]]) -> str | None:
     return None
 
 
+_NAME_WORDS = 5
+
+
+def _describes(text: str) -> bool:
+    """An option that is an action or a description (a clause, or longer than a name) rather
+    than the name of a thing whose kind its marker words tell."""
+    return len(view(text).tokens) > _NAME_WORDS or is_clause(text)
+
+
 @rule("O012", "option-type-mismatch", "warning",
       options={"types": Option({}, "Extra kinds: kind name -> marker words, merged over the exam definition's `types`.")},
       source=f"{_H} 23 (homogeneous options); rules.md 'option type mismatch'")
@@ -713,7 +728,9 @@ def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:
     the rule's `types` option. If the lead-in asks for a kind by name in its wh-phrase (within six
     words of "which"/"what", before the verb: "Which distributed training **strategy** should ..."),
     every option that is marked as some
-    other kind, and not as the asked one, is reported. Options with no marker are not judged.
+    other kind, and not as the asked one, is reported. Options with no marker are not judged, nor
+    are actions and descriptions (a clause, or more than five words): a marker word inside them
+    names something they mention ("Run the job on an Amazon FSx volume"), not what they are.
 
     ## Why it matters
     A distractor of the wrong kind is implausible: candidates eliminate it without the knowledge
@@ -738,6 +755,8 @@ def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:
     if asked is None:
         return
     for o in q.options:
+        if _describes(o.text):
+            continue  # a marker inside an action or description names what it mentions, not what it is
         found = option_kinds(o.text, kinds)
         if found and asked not in found:
             other = sorted(found)[0]

@@ -180,6 +180,7 @@ def _value(num: str) -> float:
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_WORDS = frozenset(_NUMBER_WORDS)
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")(?=\s)", re.I)
 _COMPOUND_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
 
