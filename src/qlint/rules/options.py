@@ -124,8 +124,9 @@ def none_of_the_above(q: Question, ctx) -> Iterator[Finding]:
     """An option is "None of the above" or a variant ("None of these", "Neither").
 
     ## What it does
-    Reports options whose whole text is "None of the above/these", "None are correct",
-    "Neither (of these)", "Neither A nor B" or "No correct answer".
+    Reports options whose whole text is "None of (the) above/these/the options", "None are
+    correct", "Neither (of these)", "Neither A nor B", "No correct answer", or a blanket denial
+    such as "All of the above are false".
 
     ## Why it matters
     When NOTA is the key, the item only shows that candidates can spot wrong answers, not that
@@ -177,10 +178,11 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
     """Options are combinations of other options or of numbered statements ("A and C", "1 and 3 only").
 
     ## What it does
-    Reports options made only of letters, numerals or Roman numerals joined by "and", "or", ","
-    or "&" (with "only", "both", "are correct" around them), unless the letters name every other
-    option (then it is all-of-the-above, O002). Numeral and Roman combinations count when the stem
-    lists numbered statements or when two or more options are such combinations.
+    Reports options made only of letters, numerals (1-19) or Roman numerals joined by "and", "or",
+    "," or "&" (with "only", "both", "are correct" around them: "Both A and B", "I and II only",
+    "1, 2 and 3"), unless the letters name every other option (then it is all-of-the-above, O002).
+    Numeral and Roman combinations count when the stem lists numbered statements or when two or
+    more options are such combinations. "3,000" is a number, not a combination.
 
     ## Why it matters
     Complex multiple-choice tests the ability to combine partial knowledge and to eliminate
@@ -323,7 +325,8 @@ def duplicate_options(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Compares options after folding case, Markdown, punctuation and spacing (exact duplicates),
     then after dropping articles and stemming (near duplicates: "Use an S3 bucket" / "Use S3
-    buckets"). Negations are kept, so "encrypted" and "not encrypted" differ.
+    buckets"). Negations are kept, so "encrypted" and "not encrypted" differ, and numbers are
+    compared as numbers with sign and decimals, so "-1" and "1" differ.
 
     ## Why it matters
     A repeated option is two keys or two identical distractors: the item has fewer real choices
@@ -373,9 +376,12 @@ def overlapping_options(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Reports an option whose words (articles aside) appear, whole and in order, inside a longer
-    option. A capitalised word right before or after the contained text marks a different
-    product name ("Amazon S3" inside "Amazon S3 Glacier") and is not reported. Numeric
-    options are left to O005; NOTA, AOTA and combinations to O001-O003.
+    option that only extends them: nothing or a joining word ("and", "with", "plus", "using")
+    follows. Another word after them makes them a modifier of a different thing ("AWS Support" /
+    "AWS Support forum"); a capitalised word right before or after marks a different product name
+    ("Amazon S3" inside "Amazon S3 Glacier"); an added amount is another value ("3 hours, 5
+    minutes" / "3 hours, 5 minutes, and 6 seconds"). Numeric options are left to O004/O005; NOTA,
+    AOTA and combinations to O001-O003.
 
     ## Why it matters
     If the shorter option is right, the longer one usually is too (or the reverse), so the item
@@ -430,7 +436,8 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Counts the options and reports fewer than `min` or more than `max` (`max-multiple` for
-    `type: multiple`).
+    `type: multiple`). A true/false item (options "True"/"False" or "Yes"/"No") has two options
+    by design and is not reported.
 
     ## Why it matters
     Two options make guessing a coin toss; beyond five, extra options are rarely plausible and
@@ -460,8 +467,13 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Looks for the `terms` lexicon as whole words in each option's text, ignoring idioms such as
-    "not only", "only if", "read-only" and frequencies ("every 90 days"). Reports each distractor that uses one when no key does:
-    then the absolute word marks the wrong answers.
+    "not only", "only if", "read-only" and frequencies ("every 90 days", "every time"), and judges
+    each by what it scopes. Adverbs ("always", "never", "completely") count anywhere; the
+    quantifiers "all", "every", "only", "none" count only in a claim ("All services are global",
+    "Glacier only accepts ..."), not as the object of an action ("Delete all users"), of an ability
+    ("You can track all calls"), before an amount ("only two days") or inside a name ("All
+    Upfront"). Reports each distractor that uses one when no key does: then the absolute word
+    marks the wrong answers.
 
     ## Why it matters
     Testwise candidates know that statements with "always" or "never" are usually false, and
@@ -577,7 +589,8 @@ def vague_terms(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Looks for the `terms` lexicon as whole words in each option's text. An option that also gives
     a condition ("when", "if", "unless", "within") or a number is concrete enough and is not
-    reported.
+    reported, nor is a term that only modifies a participle used as an adjective ("frequently
+    accessed data"): it describes the thing rather than hedging the claim.
 
     ## Why it matters
     Experts disagree on how often "often" is; the correct answer then depends on the reader's
@@ -642,14 +655,15 @@ def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
       options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.")},
       source=f"{_H} 23 (keep options homogeneous in content and grammatical structure)")
 def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
-    """The options differ in form: numbers among text, sentences among fragments, very uneven lengths.
+    """The options differ in form: numbers among text, or one option's length stands out.
 
     ## What it does
     Over options other than NOTA/AOTA/combinations (three or more), reports
-    - a mix of numeric and text options,
-    - a mix of full sentences (ending in `.`, four words or more) and fragments,
+    - a mix of numeric and text options (numbers written as words are numbers: "One hour"),
     - word counts whose coefficient of variation (standard deviation / mean) exceeds `max-cv`
-      (0.6), pointing at the option farthest from the mean.
+      (0.6), pointing at the option farthest from the mean when it is at least four words from
+      every other option (words in parentheses, such as an acronym, not counted).
+    A final period is no sign of a sentence: real banks end every option with one.
 
     ## Why it matters
     The odd option out draws attention: candidates pick (or reject) the one that looks different
