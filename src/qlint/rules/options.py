@@ -722,7 +722,7 @@ def asked_kind(lead: str, kinds: dict[str, list[str]]) -> str | None:
     return None
 
 
-_NAME_WORDS = 5
+_NAME_WORDS = 8
 
 
 def _describes(text: str) -> bool:
@@ -743,7 +743,7 @@ def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:
     words of "which"/"what", before the verb: "Which distributed training **strategy** should ..."),
     every option that is marked as some
     other kind, and not as the asked one, is reported. Options with no marker are not judged, nor
-    are actions and descriptions (a clause, or more than five words): a marker word inside them
+    are actions and descriptions (a clause, or more than eight words): a marker word inside them
     names something they mention ("Run the job on an Amazon FSx volume"), not what they are.
 
     ## Why it matters
