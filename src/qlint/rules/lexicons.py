@@ -35,6 +35,20 @@ ABSOLUTE_TERMS = ("always", "never", "all", "every", "none", "only", "completely
                   "absolutely", "guarantee", "guarantees", "guaranteed", "invariably", "impossible", "certainly")
 ABSOLUTE_IDIOMS = ("not only", "only if", "only when", "if only", "read-only", "write-only", "all-in-one",
                    "all of the above", "at all times")
+# The quantifiers among them: they are absolute only when they scope a claim ("All services are
+# global", "Glacier only accepts ..."), not the object of an action ("Delete all users") or a name.
+SCOPED_ABSOLUTES = ("all", "every", "only", "none")
+# Finite verbs that mark an option as a statement (a claim) rather than an action or a name.
+FINITE_AUXILIARIES = ("is", "are", "was", "were", "can", "cannot", "can't", "could", "will", "won't", "would",
+                      "shall", "should", "must", "may", "might", "does", "doesn't", "do", "don't", "did",
+                      "didn't", "has", "have", "had", "isn't", "aren't", "wasn't", "weren't")
+SUBJECT_PRONOUNS = ("it", "they", "you", "we", "he", "she", "there", "this", "these", "those")
+# Words after which a finite verb belongs to a restrictive clause inside a noun phrase
+# ("users that have access"), not to the option's own statement.
+RESTRICTIVE = ("that", "who", "whom", "whose", "to")
+# Conjunctions that open a subordinate clause: a verb after them is the condition's, not the option's.
+SUBORDINATORS = ("until", "if", "when", "whenever", "unless", "since", "after", "before", "because", "while",
+                 "once", "so")
 
 # Vague frequency and hedging terms (NBME): candidates read them differently.
 VAGUE_TERMS = ("usually", "often", "sometimes", "rarely", "seldom", "frequently", "occasionally",

@@ -10,28 +10,35 @@ from typing import Iterator
 from qlint.analysis import per_question, per_text, view
 from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
-from qlint.rules.lexicons import ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, VAGUE_TERMS
-from qlint.rules.parsing import Numeric, lead_in, parse_numeric, term_hits
+from qlint.rules.lexicons import (ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, FINITE_AUXILIARIES, RESTRICTIVE,
+                                  SCOPED_ABSOLUTES, SUBJECT_PRONOUNS, SUBORDINATORS, VAGUE_TERMS)
+from qlint.rules.parsing import NUMBER_WORDS, Numeric, lead_in, parse_numeric, signed_numbers, term_hits, true_false_shape
 from qlint.soundness import data_errors
-from qlint.text import has_phrase, plain, skeleton, stem
+from qlint.text import STOPWORDS, has_phrase, plain, skeleton, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
 
+_REFERENT = r"(?:the )?(?:above|these|those|them|(?:above |given |listed |mentioned |other )?(?:options|answers|choices|statements)|mentioned|given|listed)"
+_VERDICT_OK = r"(?:correct|right|true|valid|applicable)"
+_VERDICT_BAD = r"(?:false|incorrect|wrong|not (?:correct|true|right))"
 _NOTA = re.compile(
-    r"^(?:none of (?:the above|these|those|them|the (?:options|answers|choices|other options|listed options))"
-    r"(?: (?:is|are) (?:correct|right|true|applicable))?|none (?:is|are) (?:correct|right|true|applicable)"
+    rf"^(?:none of {_REFERENT}(?: (?:is|are) {_VERDICT_OK})?|none (?:is|are) {_VERDICT_OK}"
+    rf"|(?:all|each) of {_REFERENT} (?:is|are) {_VERDICT_BAD}"  # "All of the above are false"
     r"|neither(?: of (?:these|them|the above|the two|the options))?|neither [a-j] nor [a-j]"
-    r"|no (?:correct|right) answer|none)$")
+    rf"|no (?:correct|right) answer|no (?:answer|option|choice) is {_VERDICT_OK}|none)$")
 _AOTA = re.compile(
-    r"^(?:(?:all|any|both) of (?:the above|these|those|them|the (?:options|answers|choices|above answers|listed options))"
-    r"|all (?:the )?(?:above|options|answers)|all (?:are|is)|both (?:of )?[a-j] and [a-j]|both)"
-    r"(?: (?:are|is) (?:all )?(?:correct|true|right|valid|applicable))?$")
+    rf"^(?:(?:all|any|both) of {_REFERENT}|all (?:the )?(?:above|options|answers|mentioned|given|listed)|all (?:are|is) {_VERDICT_OK}|both (?:of )?[a-j] and [a-j]|both)"
+    rf"(?: (?:are|is) (?:all )?{_VERDICT_OK})?$")
 _COMBO_TRIM = re.compile(r"^\s*(?:(?:only|both|options?|answers?|choices?|statements?)\s+)*|\s*(?:only|are (?:all )?(?:correct|true|right)|is correct)?\s*\.?\s*$", re.I)
-_COMBO_SPLIT = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*(?:and\s+|or\s+)?")
+# a comma before exactly three digits is a thousands separator ("3,000"), not a list
+_COMBO_SPLIT = re.compile(r"\s*(?:,(?!\d{3}\b)|&|\+|\band\b|\bor\b)\s*(?:and\s+|or\s+)?", re.I)
+_STATEMENT_NUMBER = re.compile(r"^(?:[1-9]|1[0-9])$")  # statements are numbered from 1, not "000" or "2024"
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
-_NUMBERED_STEM = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+# numbered statements in the stem: "1. ...", "II) ...", "(3) ..." at a line start, or after a colon
+_NUMBERED_STEM = re.compile(r"(?:^|:)\s*\(?(?:[1-9]|[IVXivx]+)[.)]\s+\S", re.M)
 _ONLY = re.compile(r"\bonly\b", re.I)
-_EVERY_N = re.compile(r"\bevery\s+(?=\d)", re.I)  # "every 90 days" is a frequency, not an absolute
+# "every 90 days", "every time", "every hour" are frequencies, not absolutes
+_EVERY_N = re.compile(r"\bevery\s+(?=\d|(?:time|minute|hour|day|night|week|month|year)s?\b)", re.I)
 _DIGIT = re.compile(r"\d")
 
 
@@ -50,11 +57,13 @@ def combo_parts(text: str) -> tuple[str, ...] | None:
     if first and first[0] not in _COMBO_FIRST and not first[0].isdigit():
         return None
     core = _COMBO_TRIM.sub("", plain(text).strip())
-    parts = [p for p in _COMBO_SPLIT.split(core) if p]
+    parts = [p.strip("()") for p in _COMBO_SPLIT.split(core) if p]
     if len(parts) < 2 and not (parts and _ONLY.search(text)):
         return None
-    if all(len(p) == 1 and p in LETTERS for p in parts) or all(p.isdigit() for p in parts) or all(p in _ROMAN for p in parts):
-        return tuple(parts)
+    if all(len(p) == 1 and p.upper() in LETTERS for p in parts) and (all(p.isupper() for p in parts) or len(parts) >= 2):
+        return tuple(p.upper() for p in parts)  # "A and C", "(a) and (c)"
+    if all(_STATEMENT_NUMBER.match(p) for p in parts) or all(p.upper() in _ROMAN for p in parts):
+        return tuple(p.upper() for p in parts)
     return None
 
 
@@ -76,8 +85,10 @@ def is_aota(o: OptionView, options: list[OptionView]) -> bool:
     if _aota_text(o.text):
         return True
     parts = combo_parts(o.text)
-    if not parts:
-        return False
+    return bool(parts) and _names_all_others(o, options, parts)
+
+
+def _names_all_others(o: OptionView, options: list[OptionView], parts: tuple[str, ...]) -> bool:
     others = {p.letter for p in options if p.index != o.index}
     return set(parts) == others and len(others) >= 2
 
@@ -114,8 +125,9 @@ def none_of_the_above(q: Question, ctx) -> Iterator[Finding]:
     """An option is "None of the above" or a variant ("None of these", "Neither").
 
     ## What it does
-    Reports options whose whole text is "None of the above/these", "None are correct",
-    "Neither (of these)", "Neither A nor B" or "No correct answer".
+    Reports options whose whole text is "None of (the) above/these/the options", "None are
+    correct", "Neither (of these)", "Neither A nor B", "No correct answer", or a blanket denial
+    such as "All of the above are false".
 
     ## Why it matters
     When NOTA is the key, the item only shows that candidates can spot wrong answers, not that
@@ -167,10 +179,11 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
     """Options are combinations of other options or of numbered statements ("A and C", "1 and 3 only").
 
     ## What it does
-    Reports options made only of letters, numerals or Roman numerals joined by "and", "or", ","
-    or "&" (with "only", "both", "are correct" around them), unless the letters name every other
-    option (then it is all-of-the-above, O002). Numeral and Roman combinations count when the stem
-    lists numbered statements or when two or more options are such combinations.
+    Reports options made only of letters, numerals (1-19) or Roman numerals joined by "and", "or",
+    "," or "&" (with "only", "both", "are correct" around them: "Both A and B", "I and II only",
+    "1, 2 and 3"), unless the letters name every other option (then it is all-of-the-above, O002).
+    Numeral and Roman combinations count when the stem lists numbered statements or when two or
+    more options are such combinations. "3,000" is a number, not a combination.
 
     ## Why it matters
     Complex multiple-choice tests the ability to combine partial knowledge and to eliminate
@@ -187,7 +200,9 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
     """
     special = special_flags(q)  # a combination is special: the others need no test
     combos = [(o, combo_parts(o.text)) for o in q.options if special[o.index]]
-    combos = [(o, p) for o, p in combos if p and not is_aota(o, q.options)]
+    # "Both A and B" beside a third option is a combination too (and O002's all-of-the-above):
+    # only a list naming every other option is left to O002 alone
+    combos = [(o, p) for o, p in combos if p and not _names_all_others(o, q.options, p)]
     def by_letter(parts: tuple[str, ...]) -> bool:
         return all(len(p) == 1 and p in LETTERS for p in parts) and not all(p in _ROMAN for p in parts)
 
@@ -248,8 +263,8 @@ def numeric_order(q: Question, ctx) -> Iterator[Finding]:
         yield Finding("/options", "numeric options are in order but the question may be shuffled: add shuffle: false")
 
 
-@rule("O005", "mixed-units", "warning", source="NBME item-writing guide (numeric options: one unit, no overlapping ranges); "
-                                                f"{_H} 22")
+@rule("O005", "mixed-units", "warning", preview=True,
+      source=f"NBME item-writing guide (numeric options: one unit, no overlapping ranges); {_H} 22")
 def mixed_units(q: Question, ctx) -> Iterator[Finding]:
     """Numeric options mix units, or their ranges overlap.
 
@@ -269,6 +284,11 @@ def mixed_units(q: Question, ctx) -> Iterator[Finding]:
 
     ## Fix
     Use one unit and precision for every option; make ranges contiguous but disjoint.
+
+    ## Status
+    Preview: on real banks (scripts/realtext.py) the unit arm reports durations written the
+    natural way ("15 minutes" among "12 hours", "24 hours"), where no conversion is being
+    tested; 1 of its 3 findings was judged right. It runs with `preview = true` or `--select O005`.
     """
     found = _numeric(q)
     if not found:
@@ -335,7 +355,8 @@ def near_duplicate_options(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Compares options after folding case, Markdown, punctuation and spacing, then after dropping
     articles and stemming ("Use an S3 bucket" / "Use S3 buckets"). Negations are kept, so
-    "encrypted" and "not encrypted" differ. Options with the same text are O006's.
+    "encrypted" and "not encrypted" differ, and numbers are compared as numbers with sign and
+    decimals ("-1" and "1" differ). Options with the same text are O006's.
 
     ## Why it matters
     Two options that say the same thing in other words leave the item with fewer real choices
@@ -350,19 +371,20 @@ def near_duplicate_options(q: Question, ctx) -> Iterator[Finding]:
     Replace one of them with a different plausible distractor.
     """
     same = {e.pointer for e in data_errors(q) if e.code in ("O006", "S006")}
-    seen: dict[tuple[str, ...], OptionView] = {}
-    exact: dict[str, OptionView] = {}
+    seen: dict[tuple, OptionView] = {}
+    exact: dict[tuple, OptionView] = {}
     for o in q.options:
         if f"{o.pointer}/text" in same:
             continue  # the same text (O006) or none (S006): reported there
         text = skeleton(o.text)
-        key = view(text).normal
+        nums = signed_numbers(text)  # compared as numbers: "-1" differs from "1"
+        key = (view(text).normal, nums)
         if key in exact:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} differs from option {exact[key].id!r} only in "
                                                "punctuation or markup")
             continue
-        form = near_form(text)
-        if form and form in seen:
+        form = (near_form(text), nums)
+        if form[0] and form in seen:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is a near-duplicate of option {seen[form].id!r}")
             continue
         exact[key] = o
@@ -389,9 +411,12 @@ def overlapping_options(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Reports an option whose words (articles aside) appear, whole and in order, inside a longer
-    option. A capitalised word right before or after the contained text marks a different
-    product name ("Amazon S3" inside "Amazon S3 Glacier") and is not reported. Numeric
-    options are left to O005; NOTA, AOTA and combinations to O001-O003.
+    option that only extends them: nothing or a joining word ("and", "with", "plus", "using")
+    follows. Another word after them makes them a modifier of a different thing ("AWS Support" /
+    "AWS Support forum"); a capitalised word right before or after marks a different product name
+    ("Amazon S3" inside "Amazon S3 Glacier"); an added amount is another value ("3 hours, 5
+    minutes" / "3 hours, 5 minutes, and 6 seconds"). Numeric options are left to O004/O005; NOTA,
+    AOTA and combinations to O001-O003.
 
     ## Why it matters
     If the shorter option is right, the longer one usually is too (or the reverse), so the item
@@ -415,13 +440,25 @@ def overlapping_options(q: Question, ctx) -> Iterator[Finding]:
             ta, tb = toks[a.index], toks[b.index]
             if a.index == b.index or not ta or len(ta) >= len(tb):
                 continue
+            if _DIGIT.search(a.text) and _DIGIT.search(" ".join(w for w in tb if w not in ta)):
+                continue  # "3 hours, 5 minutes" / "3 hours, 5 minutes, and 6 seconds": other amounts
             rb = [w for w in raws[b.index] if w.lower() not in _ARTICLES]
             for i in _contains(ta, tb):
                 around = [rb[j] for j in (i - 1, i + len(ta)) if 0 <= j < len(rb)]
                 if len(rb) == len(tb) and any(w[:1].isupper() for w in around):
                     continue  # a longer proper name, a different thing
+                after = tb[i + len(ta)] if i + len(ta) < len(tb) else None
+                if after is not None and after not in _EXTENDERS:
+                    continue  # "AWS Support" / "AWS Support forum": a modifier of another head noun
                 yield Finding(f"{b.pointer}/text", f"option {_text(b)!r} contains option {_text(a)!r}: make the options distinct")
                 return
+
+
+# Words that continue an option with more of the same thing ("Enable versioning and MFA delete",
+# "Data parallelism with sharding"); any other word after the shorter option makes it a modifier
+# of a different head ("AWS Support forum").
+_EXTENDERS = frozenset("and or with plus but then also using via by for in on to from across without as after before "
+                       "when if while so that which".split())
 
 
 @rule("O008", "option-count", "warning",
@@ -434,7 +471,8 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Counts the options and reports fewer than `min` or more than `max` (`max-multiple` for
-    `type: multiple`).
+    `type: multiple`). A true/false item (options "True"/"False" or "Yes"/"No") has two options
+    by design and is not reported.
 
     ## Why it matters
     Two options make guessing a coin toss; beyond five, extra options are rarely plausible and
@@ -447,6 +485,8 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
     Add a plausible distractor, or drop the least plausible ones.
     """
     n = len(q.options)
+    if true_false_shape([o.text for o in q.options]):
+        return  # a true/false item has two options by design
     lo = int(ctx.option("min"))
     hi = int(ctx.option("max-multiple") if q.type == "multiple" else ctx.option("max"))
     if n < lo or n > hi:
@@ -462,8 +502,13 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Looks for the `terms` lexicon as whole words in each option's text, ignoring idioms such as
-    "not only", "only if", "read-only" and frequencies ("every 90 days"). Reports each distractor that uses one when no key does:
-    then the absolute word marks the wrong answers.
+    "not only", "only if", "read-only" and frequencies ("every 90 days", "every time"), and judges
+    each by what it scopes. Adverbs ("always", "never", "completely") count anywhere; the
+    quantifiers "all", "every", "only", "none" count only in a claim ("All services are global",
+    "Glacier only accepts ..."), not as the object of an action ("Delete all users"), of an ability
+    ("You can track all calls"), before an amount ("only two days") or inside a name ("All
+    Upfront"). Reports each distractor that uses one when no key does: then the absolute word
+    marks the wrong answers.
 
     ## Why it matters
     Testwise candidates know that statements with "always" or "never" are usually false, and
@@ -478,17 +523,96 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
     State the real condition ("Retrain when drift exceeds the threshold") or use absolutes evenly.
     """
     terms, idioms = list(ctx.option("terms")), list(ctx.option("idioms"))
-    if any(term_hits(k.text, terms, idioms) for k in q.keys):
+    if any(absolute_hits(k.text, terms, idioms) for k in q.keys):
         return
     special = special_flags(q)
     for d in q.distractors:
         if special[d.index]:
             continue  # "None of these", "1 only": O001/O003's findings
-        text = _EVERY_N.sub(" ", d.text) if view(d.text).may_contain("every") else d.text
-        hits = term_hits(text, terms, idioms)
+        hits = absolute_hits(d.text, terms, idioms)
         if hits:
             yield Finding(f"{d.pointer}/text", f"distractor {_text(d)!r} uses the absolute term {hits[0]!r} and no key does: "
                                                "it cues the wrong answer")
+
+
+def _verb_s(word: str) -> bool:
+    """A third-person verb form ("accepts", "manages"); plural nouns look the same, so callers ask
+    only where a verb is expected (between a subject and its object)."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+@per_text
+def is_clause(text: str) -> bool:
+    """True if the text is a statement with its own subject and finite verb ("It needs labels",
+    "All services are global", "The team should use FSx"), told by a subject pronoun first or a
+    finite auxiliary in the main clause: not after "that"/"to" (a clause inside a noun phrase) nor
+    after "until"/"if" (a condition). Final punctuation plays no part: real banks end names with "."."""
+    toks = view(text).tokens
+    if not toks:
+        return False
+    if toks[0] in SUBJECT_PRONOUNS and len(toks) > 1:
+        return True
+    subordinate = next((i for i, t in enumerate(toks) if t in SUBORDINATORS), len(toks))
+    return any(t in FINITE_AUXILIARIES and toks[i - 1] not in RESTRICTIVE for i, t in enumerate(toks[:subordinate]) if i)
+
+
+def _merely(toks: tuple[str, ...], j: int) -> bool:
+    """"only" before an amount means "merely" ("They only require 1-2 days"), not a restriction."""
+    return toks[j] == "only" and any(t[:1].isdigit() or t in NUMBER_WORDS for t in toks[j + 1 : j + 4])
+
+
+_ABILITY = frozenset(("can", "could"))
+
+
+def _ability_object(toks: tuple[str, ...], j: int) -> bool:
+    """"all" as the object of an ability ("Customers can add all accounts", "You can track all
+    calls"): what one is able to act on, not a sweeping claim about how things are."""
+    return toks[j] in ("all", "every") and j >= 2 and toks[j - 2] in _ABILITY
+
+
+def states_claim(text: str, positions: list[int]) -> bool:
+    """True if the option is a statement (subject and finite verb) in which the quantifiers at
+    token `positions` sit, rather than an action ("Delete all users") or a name ("All Upfront")."""
+    toks = view(text).tokens
+    positions = [j for j in positions if not _merely(toks, j) and not _ability_object(toks, j)]
+    if not toks or not positions:
+        return False
+    if is_clause(text):
+        return True
+    first = min(positions)
+    if any(_verb_s(toks[i]) and toks[i + 1] not in STOPWORDS for i in (1, 2) if i + 1 < first):
+        return True  # "S3 buckets exist in every Region": a plural subject, its verb, then the quantifier
+    for j in positions:
+        if j >= 2 and _verb_s(toks[j - 1]) and toks[j - 2] not in RESTRICTIVE:
+            return True  # "AWS manages all security": subject, verb, then the quantifier
+        if j >= 1 and toks[j] == "only" and j + 1 < len(toks) and _verb_s(toks[j + 1]):
+            return True  # "Glacier only accepts ..."
+    return False
+
+
+def absolute_hits(text: str, terms: list[str], idioms: list[str]) -> list[str]:
+    """The absolute terms an option uses as absolutes: adverbs ("always", "never") anywhere;
+    quantifiers ("all", "only") only when they scope a claim (see `states_claim`)."""
+    if view(text).may_contain("every"):
+        text = _EVERY_N.sub(" ", text)
+    hits = term_hits(text, terms, idioms)
+    adverbs = [h for h in hits if h not in SCOPED_ABSOLUTES]
+    scoped = [h for h in hits if h in SCOPED_ABSOLUTES]
+    if adverbs or not scoped:
+        return adverbs
+    if all(_in_name(text, h) for h in scoped):
+        return []
+    positions = [i for i, t in enumerate(view(text).tokens) if t in scoped]
+    return scoped if states_claim(text, positions) else []
+
+
+def _in_name(text: str, word: str) -> bool:
+    """True if every use of `word` is capitalised inside the text: part of a name ("Reserved
+    Instances - All Upfront"), not a quantifier."""
+    body = plain(text).strip()
+    uses = list(re.finditer(rf"\b{re.escape(word)}\b", body, re.I))
+    return bool(uses) and all(m.start() > 0 and m.group(0)[:1].isupper() and not body[:m.start()].rstrip().endswith((".", ":", "?", "!"))
+                              for m in uses)
 
 
 @rule("O010", "vague-terms", "warning",
@@ -500,7 +624,8 @@ def vague_terms(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Looks for the `terms` lexicon as whole words in each option's text. An option that also gives
     a condition ("when", "if", "unless", "within") or a number is concrete enough and is not
-    reported.
+    reported, nor is a term that only modifies a participle used as an adjective ("frequently
+    accessed data"): it describes the thing rather than hedging the claim.
 
     ## Why it matters
     Experts disagree on how often "often" is; the correct answer then depends on the reader's
@@ -516,15 +641,38 @@ def vague_terms(q: Question, ctx) -> Iterator[Finding]:
     """
     terms = list(ctx.option("terms"))
     for o in q.options:
-        hits = term_hits(o.text, terms)
+        hits = [h for h in term_hits(o.text, terms) if _hedges(o.text, h)]
         if hits and not term_hits(o.text, CONCRETE_MARKERS) and not _DIGIT.search(o.text):
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} uses the vague term {hits[0]!r}: state a concrete condition")
 
 
+def _hedges(text: str, term: str) -> bool:
+    """False when a one-word vague term only modifies a participle used as an adjective
+    ("frequently accessed data", "commonly deployed services"): that describes the thing, it
+    does not hedge the option's claim. After a verb "to be" the participle is the verb ("is
+    usually deployed"), and the term hedges."""
+    toks = view(text).tokens
+    places = [i for i, t in enumerate(toks) if t == term]
+    if not places:
+        return True  # a phrase ("in most cases")
+    for i in places:
+        after = toks[i + 1] if i + 1 < len(toks) else ""
+        before = toks[i - 1] if i else ""
+        if not (after.endswith(("ed", "ing")) and len(after) > 4) or before in FINITE_AUXILIARIES or before == "be":
+            return True
+    return False
+
+
+_MIN_WORDS_APART = 4
+_PARENTHESES = re.compile(r"\([^()]*\)")
+
+
 @per_text
-def _is_sentence(text: str) -> bool:
-    t = plain(text).strip()
-    return t.endswith((".", "!", "?")) and len(view(t).tokens) >= 4
+def _word_count(text: str) -> int:
+    """Words outside parentheses: "AWS Identity and Access Management (AWS IAM)" is one name,
+    its acronym in parentheses adds no length a candidate reads as content."""
+    inner = _PARENTHESES.sub(" ", text)
+    return len(view(inner).tokens) or len(view(text).tokens)
 
 
 def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
@@ -542,14 +690,15 @@ def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
       options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.")},
       source=f"{_H} 23 (keep options homogeneous in content and grammatical structure)")
 def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
-    """The options differ in form: numbers among text, sentences among fragments, very uneven lengths.
+    """The options differ in form: numbers among text, or one option's length stands out.
 
     ## What it does
     Over options other than NOTA/AOTA/combinations (three or more), reports
-    - a mix of numeric and text options,
-    - a mix of full sentences (ending in `.`, four words or more) and fragments,
+    - a mix of numeric and text options (numbers written as words are numbers: "One hour"),
     - word counts whose coefficient of variation (standard deviation / mean) exceeds `max-cv`
-      (0.6), pointing at the option farthest from the mean.
+      (0.6), pointing at the option farthest from the mean when it is at least four words from
+      every other option (words in parentheses, such as an acronym, not counted).
+    A final period is no sign of a sentence: real banks end every option with one.
 
     ## Why it matters
     The odd option out draws attention: candidates pick (or reject) the one that looks different
@@ -571,15 +720,13 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
         odd = numeric if len(numeric) <= len(opts) / 2 else [o for o in opts if o not in numeric]
         yield Finding(f"{odd[0].pointer}/text", f"option {_text(odd[0])!r} breaks the form of the others (numbers mixed with text)")
         return
-    sentence = [o for o in opts if _is_sentence(o.text)]
-    if 0 < len(sentence) < len(opts):
-        odd = sentence if len(sentence) <= len(opts) / 2 else [o for o in opts if o not in sentence]
-        yield Finding(f"{odd[0].pointer}/text", f"option {_text(odd[0])!r} breaks the form of the others (sentences mixed with fragments)")
-        return
-    counts = [len(view(o.text).tokens) for o in opts]
+    counts = [_word_count(o.text) for o in opts]
     mean = statistics.fmean(counts)
-    if mean and _cv_above(counts, mean, float(ctx.option("max-cv"))):
-        far = max(opts, key=lambda o: abs(len(view(o.text).tokens) - mean))
+    far = max(opts, key=lambda o: abs(_word_count(o.text) - mean))
+    # the odd one out must stand alone: a few words from every other option (short names vary a
+    # lot in relative terms, "Hybrid" / "Platform as a service"; two long options are no outlier)
+    gap = min(abs(_word_count(far.text) - _word_count(o.text)) for o in opts if o is not far)
+    if mean and gap >= _MIN_WORDS_APART and _cv_above(counts, mean, float(ctx.option("max-cv"))):
         cv = statistics.pstdev(counts) / mean
         yield Finding(f"{far.pointer}/text", f"option lengths vary too much (word-count CV {cv:.2f} > {ctx.option('max-cv')}); "
                                              f"{_text(far)!r} stands out")
@@ -610,6 +757,15 @@ def asked_kind(lead: str, kinds: dict[str, list[str]]) -> str | None:
     return None
 
 
+_NAME_WORDS = 8
+
+
+def _describes(text: str) -> bool:
+    """An option that is an action or a description (a clause, or longer than a name) rather
+    than the name of a thing whose kind its marker words tell."""
+    return len(view(text).tokens) > _NAME_WORDS or is_clause(text)
+
+
 @rule("O012", "option-type-mismatch", "warning",
       options={"types": Option({}, "Extra kinds: kind name -> marker words, merged over the exam definition's `types`.")},
       source=f"{_H} 23 (homogeneous options); rules.md 'option type mismatch'")
@@ -621,7 +777,9 @@ def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:
     the rule's `types` option. If the lead-in asks for a kind by name in its wh-phrase (within six
     words of "which"/"what", before the verb: "Which distributed training **strategy** should ..."),
     every option that is marked as some
-    other kind, and not as the asked one, is reported. Options with no marker are not judged.
+    other kind, and not as the asked one, is reported. Options with no marker are not judged, nor
+    are actions and descriptions (a clause, or more than eight words): a marker word inside them
+    names something they mention ("Run the job on an Amazon FSx volume"), not what they are.
 
     ## Why it matters
     A distractor of the wrong kind is implausible: candidates eliminate it without the knowledge
@@ -646,6 +804,8 @@ def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:
     if asked is None:
         return
     for o in q.options:
+        if _describes(o.text):
+            continue  # a marker inside an action or description names what it mentions, not what it is
         found = option_kinds(o.text, kinds)
         if found and asked not in found:
             other = sorted(found)[0]

@@ -178,14 +178,45 @@ def _value(num: str) -> float:
     return float(num.replace(",", ""))
 
 
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_WORDS = frozenset(_NUMBER_WORDS)
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")(?=\s)", re.I)
+_COMPOUND_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+
+
 def parse_numeric(text: str) -> Numeric | None:
-    """The interval an option like "15 minutes", "$0.05", "10-20 ms" or "at least 4 GB" denotes."""
-    return _parse_numeric(text) if _DIGIT.search(text) else None  # every form holds a number
+    """The interval an option like "15 minutes", "$0.05", "10-20 ms", "at least 4 GB", "One hour"
+    or "3 hours, 5 minutes" denotes."""
+    if _DIGIT.search(text):
+        return _parse_numeric(text)
+    if _NUMBER_WORD.search(text):  # "One hour": a number written as a word is still a number
+        return _parse_numeric(_NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text))
+    return None
 
 
 @per_text
 def _parse_numeric(text: str) -> Numeric | None:
     t = plain(text).strip().rstrip(".").strip()
+    found = _parse_simple(t)
+    if found is None and ("," in t or " and " in t):
+        found = _parse_compound(t)
+    return found
+
+
+def _parse_compound(t: str) -> Numeric | None:
+    """A sum of amounts in one dimension ("3 hours, 5 minutes, and 6 seconds"), in base units."""
+    parts = [_parse_simple(p) for p in _COMPOUND_SPLIT.split(t) if p]
+    if len(parts) < 2 or any(p is None or p.low != p.high or not p.dimension for p in parts):
+        return None
+    dims = {p.dimension for p in parts}
+    if len(dims) != 1 or not all(p.unit.startswith(p.dimension + "*") for p in parts):
+        return None  # only known units (time, data) add up
+    total = sum(p.low for p in parts)
+    return Numeric(total, total, parts[0].unit, parts[0].dimension)  # "3 hours, 5 minutes" reads in hours
+
+
+def _parse_simple(t: str) -> Numeric | None:
     m = _SINGLE.match(t)
     if m:
         unit, dim, f = _unit(m.group(1), m.group(3))
@@ -207,6 +238,28 @@ def _parse_numeric(text: str) -> Numeric | None:
         v = _value(m.group(2)) * f
         return Numeric(-INF, v, unit, dim) if m.group(4).lower() in _UPPER else Numeric(v, INF, unit, dim)
     return None
+
+
+# --- numbers as numbers and the true/false shape -------------------------------------------
+
+# a sign only where no word or digit is glued before it ("-1", not the hyphen of "t3-2")
+_SIGNED = re.compile(r"(?<![\w.])[-+\u2212]?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+@per_text
+def signed_numbers(text: str) -> tuple[float, ...]:
+    """The numbers of a text with their signs and decimals ("-4.22" -> -4.22): word tokens drop
+    both, so "-1" and "1", or "4.22" and "-4.22", would otherwise read as the same option."""
+    return tuple(float(m.group(0).replace("\u2212", "-").replace(",", "")) for m in _SIGNED.finditer(plain(text)))
+
+
+_TRUE_FALSE = ({"true", "false"}, {"yes", "no"})
+
+
+def true_false_shape(texts: list[str] | tuple[str, ...]) -> bool:
+    """Two options that are "True"/"False" (or "Yes"/"No"): the true/false item shape, with rules of
+    its own (two options by design, not an opposite pair, not a negative stem)."""
+    return len(texts) == 2 and {view(t).normal for t in texts} in _TRUE_FALSE
 
 
 # --- letter references -----------------------------------------------------------------------
