@@ -6,6 +6,8 @@ import os
 import stat
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qlint.formatter import key_order
 
@@ -172,3 +174,16 @@ def test_new_text_that_a_yaml_11_reader_would_retype_is_quoted(word):
     written = render_inline(word)
     assert yaml.safe_load(f"title: {written}\n") == {"title": word}, written
     assert render_inline("plain words") == "plain words"  # ordinary text stays plain
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(max_size=30),
+                 st.sampled_from(["yes", "No", "on", "1_000", "0x1F", "1:20", "3.5e2", ".inf", "<<", "=", "~", "null",
+                                  "2024-01-05", "2024-01-05 10:00:00", "- item", "a: b", "#c", "x #c", "'q'", "@at",
+                                  "plain words", " lead", "tail ", "\u2028", "a\u0085b", "\ufeffx", "%p", "!t"])))
+def test_the_fast_yaml_11_check_agrees_with_writing_and_reading(value):
+    """`retyped_by_yaml11` skips writing and reading text no YAML 1.1 type claims: it must give the
+    same answer as the full round trip through ruamel.yaml's writer and PyYAML's reader."""
+    from qlint import scalars
+
+    assert scalars.retyped_by_yaml11(value) == (scalars._yaml11(scalars._dump_inline(value)) != value)

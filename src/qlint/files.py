@@ -50,9 +50,10 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def _stage(target: Path, payload: bytes) -> Path:
-    """Write `payload` to a temporary file beside `target`, fsynced, with the target's mode (and,
-    where allowed, owner); returns the temporary file. Nothing is left behind on failure."""
+def _stage(target: Path, payload: bytes, sync: bool = True) -> Path:
+    """Write `payload` to a temporary file beside `target`, fsynced (unless the caller syncs all
+    its files at once), with the target's mode (and, where allowed, owner); returns the temporary
+    file. Nothing is left behind on failure."""
     try:
         old = os.stat(target)
         mode, owner = stat.S_IMODE(old.st_mode), (old.st_uid, old.st_gid)
@@ -64,7 +65,8 @@ def _stage(target: Path, payload: bytes) -> Path:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
         if owner is not None and owner != (os.getuid(), os.getgid()):
             # keep the owner and group where allowed: both as root, else a group we belong to
             for uid, gid in (owner, (-1, owner[1])):
@@ -132,6 +134,12 @@ class _Pending:
     old: Path | None = None  # the target's previous file, kept under a hidden name until the batch is verified
 
 
+# Above this many files a batch flushes the file system once before its renames instead of one
+# fsync per file: the same guarantee (every new byte is on disk before any target changes), and
+# 100,000 files no longer wait on 100,000 flushes (about 3-10 ms each here).
+SYNC_ONCE_FROM = 64
+
+
 class Batch:
     """Several files written all or nothing, as far as a file system allows.
 
@@ -197,7 +205,7 @@ class Batch:
 
     def _add(self, path: Path, payload: bytes, create: bool, before: bytes | None) -> None:
         self.folder(path.parent)
-        tmp = _stage(path, payload)
+        tmp = _stage(path, payload, sync=len(self._pending) < SYNC_ONCE_FROM)
         st = os.stat(tmp)
         self._pending.append(_Pending(path, tmp, create, before, payload, (st.st_dev, st.st_ino)))
         self._targets.add(path)
@@ -222,6 +230,8 @@ class Batch:
         written) if a file was edited meanwhile; KeyboardInterrupt (nothing written) on SIGINT or
         SIGTERM; OSError if a rename fails."""
         done: list[_Pending] = []
+        if len(self._pending) > SYNC_ONCE_FROM:
+            os.sync()  # the files staged without their own fsync
         with _deferred_signals() as caught:
             try:
                 edited = self._place(done, caught)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -90,8 +91,19 @@ def render_inline(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid YAML double-quoted scalar
 
 
+_RESOLVER = yaml.resolver.Resolver()  # PyYAML's YAML 1.1 implicit types (bool, int, float, null, ...)
+_STR = "tag:yaml.org,2002:str"
+# One line of characters both readers take the same way: no line breaks of either version
+# (NEL, LS, PS), no BOM, no tab, no control character.
+_ONE_LINE = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]+\Z")
+
+
 def retyped_by_yaml11(value: str) -> bool:
     """A YAML 1.1 reader would not read `value`, written plain, back as this text."""
+    if value == value.strip() and _ONE_LINE.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR:
+        # Text no 1.1 implicit type claims reads back as itself whether the writer leaves it
+        # plain or quotes it: no need to write and read it (0.3 ms a string on an import).
+        return False
     return _yaml11(_dump_inline(value)) != value
 
 

@@ -339,7 +339,11 @@ def parse(text: str, data: dict[str, Any]) -> Doc:
         raw = b.line_text(ln)
         col = _comment_col(raw, taken.get(ln, []))
         structural = raw[:col] if col is not None else raw
-        masked = "".join(" " if any(a <= i < b for a, b in taken.get(ln, [])) else ch for i, ch in enumerate(structural))
+        masked = structural
+        for a, z in taken.get(ln, ()):  # scalar text blanked out, so a `&` or `*` in it is no anchor
+            z = min(z, len(masked))
+            if a < z:
+                masked = masked[:a] + " " * (z - a) + masked[z:]
         anchor = _ANCHOR.search(masked)
         if anchor:
             raise Unsupported("anchors and aliases are not supported here: write the value out", ln + 1, anchor.start() + 2)

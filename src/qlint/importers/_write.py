@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
+import yaml
 
 from qlint.files import safe_join
 from qlint.formatter import format_text
 from qlint.importers import Imported, Unmapped
+from qlint.loading.fast import resolve_plain
 from qlint.loading.schema_fixes import slug
 from qlint.scalars import literal_safe, retyped_by_yaml11
 from qlint.project.config import Config
@@ -39,6 +38,22 @@ def _where(u: Unmapped) -> str:
     return " ".join(filter(None, [u.part, f"line {u.line}" if u.line else ""])) or "source"
 
 
+class _Literal(str):
+    """Multi-line text, written as a literal block (the formatter's canonical style)."""
+
+
+class _Quoted(str):
+    """Text a YAML 1.1 or 1.2 reader would take for another type if written plain (`no`, `1e3`)."""
+
+
+class _Dumper(yaml.CSafeDumper if hasattr(yaml, "CSafeDumper") else yaml.SafeDumper):  # libyaml's writer
+    pass
+
+
+_Dumper.add_representer(_Literal, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", str(s), style="|"))
+_Dumper.add_representer(_Quoted, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", str(s), style='"'))
+
+
 def _blocks(value: Any) -> Any:
     """Multi-line text as literal blocks, the formatter's canonical style (a quoted string would be
     kept quoted: the formatter keeps an author's quoting)."""
@@ -47,23 +62,20 @@ def _blocks(value: Any) -> Any:
     if isinstance(value, list):
         return [_blocks(v) for v in value]
     if isinstance(value, str) and "\n" in value.rstrip("\n") and literal_safe(value):
-        return LiteralScalarString(value)
-    if isinstance(value, str) and retyped_by_yaml11(value):  # `Yes`, `no`: text to every reader
-        return DoubleQuotedScalarString(value)
+        return _Literal(value)
+    if isinstance(value, str) and (retyped_by_yaml11(value) or resolve_plain(value) != value):
+        return _Quoted(value)  # `Yes`, `no`, `1e3`: text to every reader
     return value
 
 
 def to_yaml(q: Imported, source: str, fmt: str, target: Path, config: Config) -> str:
     """The question as a formatted file; unmapped source text is kept in comments at the top.
     `source` says where the question comes from (`file:line`)."""
-    y = YAML()
-    y.width = 1 << 16
-    buf = io.StringIO()
-    y.dump(_blocks(q.data), buf)
+    body = yaml.dump(_blocks(q.data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
     header = [f"# yaml-language-server: $schema={schema_ref(target, config)}",
               f"# Imported by qlint from {source} ({fmt}); review it"
               + (", then set status to review." if q.data.get("status", "draft") == "draft" else ".")]
     header += [f"# {ORDER_HINT} ({_where(u)}): {_one_line(u.message)}" for u in q.unmapped]
     header += [f"# source comment: {_one_line(c)}" for c in q.comments]
-    return format_text("\n".join(header) + "\n" + buf.getvalue(), "question", config)
+    return format_text("\n".join(header) + "\n" + body, "question", config)
 
