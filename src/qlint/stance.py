@@ -137,7 +137,19 @@ def prefers(q: Question, text: str, i: int, j: int) -> bool:
     b = mentions(text, other, free_only=True)
     # one shared word is weak evidence ("parallel tuning jobs" beside "Data parallelism"):
     # ask for two of the other option's words, or all of them
-    return b > mentions(text, own) and (b >= 2 or b == len(other))
+    if not (b > mentions(text, own) and (b >= 2 or b == len(other))):
+        return False
+    # a rationale that opens by naming its own option is about it, whatever it compares later
+    return not own.intersection(_opening(text))
+
+
+_OPENING = 10  # tokens: where a rationale names its subject
+
+
+@per_text
+def _opening(text: str) -> frozenset[str]:
+    every, _free = _scoped_tokens(text)
+    return frozenset(every[:_OPENING])
 
 
 def about(q: Question, text: str) -> tuple[int, ...]:
@@ -156,6 +168,8 @@ _NEG = (r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|ma
         r"|never|(?:has|have|had|offers?|provides?|gives?|plays?) no")
 REFUTE = re.compile(rf"\b(?:{_NEG})\b(?!\s+(?:only|just|merely|always|necessarily|solely|so)\b)"
                     rf"(?!\s+(?:\w+\s+)?(?:{_BURDEN}))"
+                    r"|\b(?:is|are) (?:a|an|the|only|just|merely)\b[^,;:]{0,80}? rather than\b"
+                    r"|\b(?:is|are) (?:the )?opposite of\b|\b(?:is|are) false\b"
                     r"|\b(?:incorrect|wrong|unsuitable|inappropriate|unrelated|irrelevant|insufficient|inadequate"
                     r"|not (?:the )?(?:correct|right|best|appropriate|suitable|ideal|answer|solution|designed|intended"
                     r"|meant|relevant|related|responsible|capable|a|an))\b")
@@ -197,6 +211,9 @@ _SUBORD = re.compile(r"^\s*(?:where|which|who|whom|whose|that|because|since|when
                      r"|even|until|once|whether)\b")
 
 
+_SUBORD_IN = re.compile(r"\b(?:so that|which|where|who|whose|because|since|unless|until|whether|once)\b")
+
+
 def _clause_head(sentence: str, at: int) -> str | None:
     """The words between the start of the clause holding position `at` and `at`: the sentence
     start when the clause has no subject of its own ("X ..., and does not ..."); None when the
@@ -204,7 +221,7 @@ def _clause_head(sentence: str, at: int) -> str | None:
     before = sentence[:at]
     cuts = [m.end() for m in _COORD.finditer(before)]
     segment = before[cuts[-1]:] if cuts else before
-    if _SUBORD.match(segment):
+    if _SUBORD.match(segment) or _SUBORD_IN.search(segment):
         return None
     if not segment.strip() and cuts:
         first = before[: next(m.start() for m in _COORD.finditer(before))]

@@ -46,7 +46,8 @@ def _reading(q: Question) -> tuple[tuple[str, tuple[tuple[int, str], ...]], ...]
         named = []
         for o in q.options:
             words = ident[o.index]
-            if words and mentions(sent, words, free_only=True):
+            # named: two of its words, or all (one shared word such as "scale" is weak evidence)
+            if words and mentions(sent, words, free_only=True) >= min(2, len(words)):
                 stance = "refute" if refutes(sent, words) else "claim" if claims(sent, words) else "neutral"
                 named.append((o.index, stance))
         out.append((sent, tuple(named)))
@@ -126,14 +127,15 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
         if seen and all(s == "refute" for s in seen):
             yield Finding("/explanation", f"the explanation refutes the key {_name(k)!r} in every sentence that names it")
             return
-    if key_argued:
-        return
     lead = reading[0][1] if reading else ()
     for i, stance in lead:
+        # the opening sentence is where an explanation states its answer
         if i not in is_key and stance != "refute" and not any(j in is_key for j, _ in lead):
-            yield Finding("/explanation", f"the explanation opens by arguing for {_name(q.options[i])!r} (a distractor) "
-                                          "and never for the key")
+            yield Finding("/explanation", f"the explanation opens by arguing for {_name(q.options[i])!r} (a distractor), "
+                                          "not the key")
             return
+    if key_argued:
+        return
     for _sent, named in reading:
         for i, stance in named:
             if i not in is_key and stance == "claim":
