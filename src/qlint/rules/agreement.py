@@ -106,6 +106,7 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     if not keys or not q.explanation.strip():
         return  # K002 reports a missing key; the schema a missing explanation
     reading = _reading(q)
+    ident = identity(q)
     named_any = any(named for _s, named in reading)
     if not named_any:
         words = option_words(q.explanation)
@@ -130,7 +131,8 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     lead = reading[0][1] if reading else ()
     for i, stance in lead:
         # the opening sentence is where an explanation states its answer
-        if i not in is_key and stance != "refute" and not any(j in is_key for j, _ in lead):
+        if (i not in is_key and stance != "refute" and not any(j in is_key for j, _ in lead)
+                and 2 * mentions(reading[0][0], ident[i], free_only=True) > len(ident[i])):
             yield Finding("/explanation", f"the explanation opens by arguing for {_name(q.options[i])!r} (a distractor), "
                                           "not the key")
             return
