@@ -34,8 +34,8 @@ def stem(word: str) -> str:
     """A coarse word key: "denies", "denying" and "deny" agree, as do "accounts" and "account".
     Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap."""
     w = word.lower()
-    if "-" in w:
-        return w  # "multi-model" and "multi-container" differ after their first five letters
+    if "-" in w or any(c.isdigit() for c in w):
+        return w  # "multi-model" / "multi-container", "Cloud9" / "cloud": names differ past five letters
     if w.endswith("ies") and len(w) > 4:
         w = w[:-3] + "y"
     for suf in ("ing", "ed", "es", "s"):
