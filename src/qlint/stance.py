@@ -248,7 +248,7 @@ def claims(text: str, words: frozenset[str]) -> str | None:
     for c in clauses(text):
         for m in CLAIM.finditer(c):
             before = c[: m.start()]
-            if _CONDITIONAL.search(before[-25:]) or _SCENARIO.match(c[m.end():]):
+            if _CONDITIONAL.search(c[max(0, m.start() - 25): m.end()]) or _SCENARIO.match(c[m.end():]):
                 continue
             if re.search(r"\b(?:not|n't|never|no|neither|nor|cannot)\b|n't\b", before[-30:]):
                 continue
