@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: check test lint export bench bench-bank docs clean
+.PHONY: check test lint export bench bench-bank docs accuracy clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ bench: $(STAMP)  ## speed table: qlint cold/warm/one file vs check-jsonschema, y
 
 bench-bank: $(STAMP)  ## bank rules alone on a generated 20,000-question bank
 	$(BIN)/python benchmarks/bench_bank.py --questions 20000
+
+accuracy: $(STAMP)  ## rule precision on real questions (../shared/corpora) from tests/real/judgments.jsonl, beside the in-sample set
+	$(BIN)/python scripts/realtext.py
+	$(BIN)/python scripts/rule_quality.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .qlint_cache build dist out

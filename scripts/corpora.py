@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = Path(__import__("os").environ.get("QLINT_SHARED", REPO.parent / "shared"))
+SHARED = Path(os.environ.get("QLINT_SHARED", REPO.parent / "shared"))
 CORPORA = SHARED / "corpora"
 
 SNTS = "snts42-cloudcertprep"

@@ -220,7 +220,7 @@ def load_exams(settings: Settings) -> list[Diagnostic]:
     return diagnostics
 
 
-def make_settings(config: Config, select=(), ignore=(), extend_select=()) -> Settings:
+def make_settings(config: Config, select=(), ignore=(), extend_select=(), preview: bool = False) -> Settings:
     selection = Selection.build(
         tuple(select) or config.select,
         tuple(config.extend_select) + tuple(extend_select),
@@ -228,6 +228,7 @@ def make_settings(config: Config, select=(), ignore=(), extend_select=()) -> Set
         config.per_file_ignores,
         config.severity,
         config.root,
+        preview or config.preview,
     )
     return Settings(config, selection)
 

@@ -16,11 +16,16 @@ class SelectionError(ValueError):
     """An unknown rule code, prefix or name in select/ignore."""
 
 
-def _expand(selector: str) -> set[str]:
+def _expand(selector: str, preview: bool = True) -> set[str]:
+    """Codes a selector names. A preview rule comes in by its exact code or name, or through
+    ALL and prefixes only when `preview` is on (ruff's rule for its preview rules)."""
     sel = selector.strip()
+    exact = {c for c, r in RULES.items() if c == sel.upper() or r.name == sel}
     if sel.upper() == "ALL":
-        return set(RULES.names())
-    codes = {c for c, r in RULES.items() if c.startswith(sel.upper()) or r.name == sel}
+        return {c for c, r in RULES.items() if preview or not r.preview}
+    codes = {c for c, r in RULES.items() if c.startswith(sel.upper()) and (preview or not r.preview)} | exact
+    if not codes and any(c.startswith(sel.upper()) for c in RULES.names()):
+        return codes  # a prefix of preview rules only
     if not codes:
         known = RULES.names() + [r.name for _c, r in RULES.items()]
         close = difflib.get_close_matches(sel, known, n=1, cutoff=0.5) or difflib.get_close_matches(sel.upper(), known, n=1, cutoff=0.3)
@@ -29,10 +34,10 @@ def _expand(selector: str) -> set[str]:
     return codes
 
 
-def expand_all(selectors: tuple[str, ...] | list[str]) -> set[str]:
+def expand_all(selectors: tuple[str, ...] | list[str], preview: bool = True) -> set[str]:
     out: set[str] = set()
     for s in selectors:
-        out |= _expand(s)
+        out |= _expand(s, preview)
     return out
 
 
@@ -44,12 +49,13 @@ class Selection:
     root: Path
 
     @classmethod
-    def build(cls, select, extend_select, ignore, per_file_ignores, severity, root: Path) -> "Selection":
+    def build(cls, select, extend_select, ignore, per_file_ignores, severity, root: Path,
+              preview: bool = False) -> "Selection":
         if select:
-            enabled = expand_all(select)
+            enabled = expand_all(select, preview)
         else:
-            enabled = {c for c, r in RULES.items() if r.default_enabled}
-        enabled |= expand_all(extend_select)
+            enabled = {c for c, r in RULES.items() if r.default_enabled and (preview or not r.preview)}
+        enabled |= expand_all(extend_select, preview)
         enabled -= expand_all(ignore)
         enabled |= {c for c, r in RULES.items() if r.fatal}  # unreadable input is always reported
         per_file = tuple((glob, frozenset(expand_all(codes))) for glob, codes in per_file_ignores.items())

@@ -27,6 +27,7 @@ class Config:
     exams: str = "bank/exams"
     select: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
+    preview: bool = False  # preview rules (judged precision below the bar) join ALL and prefixes
     ignore: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     severity: dict[str, Severity] = field(default_factory=dict)
@@ -87,6 +88,7 @@ def load_config(start: Path | None = None) -> Config:
         exams=raw.get("exams", "bank/exams"),
         select=tuple(raw.get("select", ())),
         extend_select=tuple(raw.get("extend-select", ())),
+        preview=bool(raw.get("preview", False)),
         ignore=tuple(raw.get("ignore", ())),
         per_file_ignores={k: tuple(v) for k, v in raw.get("per-file-ignores", {}).items()},
         severity={k: Severity.parse(v) for k, v in raw.get("severity", {}).items()},

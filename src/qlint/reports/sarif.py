@@ -30,7 +30,7 @@ def _rule(meta: RuleMeta) -> dict[str, Any]:
         "fullDescription": {"text": meta.full_description},
         "help": {"text": meta.help_markdown, "markdown": meta.help_markdown},
         "helpUri": meta.help_uri,
-        "defaultConfiguration": {"level": LEVELS[r.severity], "enabled": r.default_enabled},
+        "defaultConfiguration": {"level": LEVELS[r.severity], "enabled": r.enabled_by_default},
         "properties": {"tags": ["qlint", r.scope]},
     }
 

@@ -48,6 +48,11 @@ class Rule:
     source: str = ""
     fixable: bool = False
     default_enabled: bool = True
+    preview: bool = False  # judged precision on real text below the bar: runs only when asked for
+
+    @property
+    def enabled_by_default(self) -> bool:
+        return self.default_enabled and not self.preview
 
     @property
     def fatal(self) -> bool:
@@ -70,6 +75,7 @@ def rule(
     source: str = "",
     fixable: bool = False,
     default_enabled: bool = True,
+    preview: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register a check function as a rule; its docstring is the rule's documentation."""
     if not _CODE.match(code) or not _NAME.match(name):
@@ -82,7 +88,7 @@ def rule(
             raise ValueError(f"rule {code} has no docstring")
         summary = doc.splitlines()[0].strip()
         RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope == "load" else fn,
-                             dict(options or {}), source, fixable, default_enabled))
+                             dict(options or {}), source, fixable, default_enabled, preview))
         return fn
 
     return deco

@@ -123,6 +123,8 @@ def letter_mismatch(q: Question, ctx) -> Iterator[Finding]:
         if len(ref.letters) != 1 or LETTERS.index(ref.letters[0]) >= n:
             continue
         idx = LETTERS.index(ref.letters[0])
+        if idx == owner:
+            continue  # a rationale naming its own letter describes itself: nothing to compare
         sentence = view(ref.sentence).content()
         # an option's own rationale describes that option while it contrasts another ("unlike (B)")
         scores = [0 if i == owner else len(sentence & w) for i, w in enumerate(option_words)]

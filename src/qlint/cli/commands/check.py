@@ -44,6 +44,8 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: the configured bank, 'bank/')")
     p.add_argument("--select", type=_csv, default=[], metavar="CODES", help="only these rules (codes, prefixes or names, comma-separated)")
     p.add_argument("--extend-select", type=_csv, default=[], metavar="CODES", help="rules to add to the selection")
+    p.add_argument("--preview", action="store_true",
+                   help="also run preview rules (below the precision bar on real text; see `qlint rule CODE`)")
     p.add_argument("--ignore", type=_csv, default=[], metavar="CODES", help="rules to skip")
     p.add_argument("--fail-on", choices=["error", "warning", "info"], default="warning",
                    help="lowest severity that makes the exit code 1 (default: warning)")
@@ -92,7 +94,7 @@ def write_report(path: str, report: str) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
-        settings = make_settings(config, args.select, args.ignore, args.extend_select)
+        settings = make_settings(config, args.select, args.ignore, args.extend_select, args.preview)
         terminal_fmt, file_fmt = choose_formats(args.output_format or config.output_format, args.output_file, os.environ)
     except (ConfigError, SelectionError, ValueError) as exc:
         for line in str(exc).splitlines():  # one line per mistake, each naming file and key
