@@ -213,7 +213,7 @@ _SUBORD = re.compile(r"^\s*(?:where|which|who|whom|whose|that|because|since|when
                      r"|even|until|once|whether)\b")
 
 
-_SUBORD_IN = re.compile(r"\b(?:so that|which|where|who|whose|because|since|unless|until|whether|once)\b")
+_SUBORD_IN = re.compile(r"\b(?:so that|that|which|where|who|whose|because|since|unless|until|whether|once)\b")
 
 
 def _clause_head(sentence: str, at: int) -> str | None:
