@@ -32,7 +32,8 @@ _PREFIX = 5  # word forms compared by their first five letters after common suff
 
 def stem(word: str) -> str:
     """A coarse word key: "denies", "denying" and "deny" agree, as do "accounts" and "account".
-    Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap."""
+    Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap. (It also joins
+    "CloudTrail" and "cloud": a bank lexicon of names would keep them apart.)"""
     w = word.lower()
     if "-" in w or any(c.isdigit() for c in w):
         return w  # "multi-model" / "multi-container", "Cloud9" / "cloud": names differ past five letters
@@ -74,9 +75,17 @@ def _parts(tokens) -> list[str]:
 
 
 @per_question
+def words_of(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, its words less the stem's: a word the stem uses ("AWS", "cost") is the
+    question's context, not what tells one option from another."""
+    stem_words = option_words(q.stem)
+    return tuple(option_words(o.text) - stem_words for o in q.options)
+
+
+@per_question
 def distinctive(q: Question) -> tuple[frozenset[str], ...]:
     """Per option, its words that no other option's text has."""
-    words = [option_words(o.text) for o in q.options]
+    words = words_of(q)
     out = []
     for i, w in enumerate(words):
         others: set[str] = set()
@@ -125,8 +134,9 @@ def mentions(text: str, words: frozenset[str], free_only: bool = False) -> int:
 
 
 def pair_words(q: Question, i: int, j: int) -> frozenset[str]:
-    """Words of option i's text that option j's text lacks."""
-    return option_words(q.options[i].text) - option_words(q.options[j].text)
+    """Words of option i's text that option j's text (and the stem) lack."""
+    words = words_of(q)
+    return words[i] - words[j]
 
 
 def prefers(q: Question, text: str, i: int, j: int) -> bool:
@@ -208,7 +218,7 @@ def _subject_is(clause_head: str, words: frozenset[str]) -> bool:
 
 # Where the clause holding a negation starts. A subordinate clause ("where a single GPU cannot
 # hold the model", "which does not ...") describes something else: its negation is not a verdict.
-_COORD = re.compile(r",|\b(?:and|but|or|while|although|though|yet)\b")
+_COORD = re.compile(r",|\b(?:and|but|while|although|though|yet)\b")
 _SUBORD = re.compile(r"^\s*(?:where|which|who|whom|whose|that|because|since|when|if|unless|so|as|whereas"
                      r"|even|until|once|whether)\b")
 
@@ -262,7 +272,7 @@ def identity(q: Question) -> tuple[frozenset[str], ...]:
     """Per option, the words that name it: its distinctive words, or, when another option's text
     contains all of its words ("Amazon S3 Glacier" beside "Amazon S3 Glacier Deep Archive"), the
     words it shares with some but not all other options."""
-    words = [option_words(o.text) for o in q.options]
+    words = words_of(q)
     out = []
     for i, d in enumerate(distinctive(q)):
         if d:
