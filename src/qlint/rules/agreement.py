@@ -198,9 +198,8 @@ def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
 
 
 @rule(
-    "K011", "rationale-alignment", "error",
+    "K011", "rationale-alignment", "warning",  # judged precision 0.90 on real text: on, below the error bar
     source=_SOURCE,
-    preview=True,  # judged precision on real text below the bar (docs/rules-design.md)
 )
 def rationale_alignment(q: Question, ctx) -> Iterator[Finding]:
     """Each rationale is about its own option, not another one.
