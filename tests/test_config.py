@@ -87,7 +87,7 @@ max-file-bytes = 200000
     ('per-file-ignores = { "drafts/*" = ["K9"] }', 'qlint.toml: per-file-ignores."drafts/*"[0]: unknown rule'),
     ('severity = { K005 = "fatal" }', "qlint.toml: severity.K005: 'K005': expected one of error, warning, info"),
     ('severity = { B10 = "info" }', "qlint.toml: severity.B10: unknown rule 'B10'"),
-    ("[rules.K01]\nmin-words = 3", "qlint.toml: rules.K01: unknown rule 'K01'; did you mean 'K001'?"),
+    ("[rules.K0001]\nmin-words = 3", "qlint.toml: rules.K0001: unknown rule 'K0001'; did you mean 'K001'?"),  # K01 now suggests K011
     ("[rules.K001]\nmin-word = 3", "qlint.toml: rules.K001.min-word: K001 has no option 'min-word'; did you mean "
                                    "'min-words'? its options: min-words"),
     ("[rules.K002]\nx = 3", "qlint.toml: rules.K002.x: K002 (key-count) has no options"),

@@ -1,15 +1,16 @@
-"""The four rules qlint is defined by: rationales, key count, exam trap, key agreement."""
+"""The core rules: rationales (K001), key count (K002), exam trap (K003), distractors' right-when (K005).
+Key agreement read option by option (K004, K010, K011) is in `qlint.rules.agreement`."""
 
 from __future__ import annotations
 
 import re
 from typing import Iterator
 
-from qlint.analysis import TextView, per_text, view
+from qlint.analysis import per_text, view
 from qlint.diagnostic import Edit, Fix
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
-from qlint.text import has_phrase, normalise
+from qlint.text import normalise
 
 PLACEHOLDERS = frozenset(
     normalise(p)
@@ -166,7 +167,9 @@ def exam_trap(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Checks that `trap` exists and is not a placeholder; that the option it overlaps most (shared
     content words with the option text) is a distractor, not the key; and that it shares at least
-    one content word with the stem (the keyword candidates miss).
+    one content word with the stem (the keyword candidates miss). A trap that overlaps a
+    distractor and the key equally ("candidates confuse data parallelism with model
+    parallelism") names the tempting distractor and passes.
 
     ## Why it matters
     The trap is the part of the page learners remember: which wrong answer tempts them and why.
@@ -195,142 +198,18 @@ def exam_trap(q: Question, ctx) -> Iterator[Finding]:
     best_k = max((over[o.index] for o in q.keys), default=0)
     if best_d == 0 and best_k == 0:
         yield Finding("/trap", "the trap names no option: say which distractor candidates pick")
-    elif best_k >= best_d:
+    elif best_k > best_d:  # a tie names a distractor as well: the trap contrasts the two
         key = max(q.keys, key=lambda o: over[o.index])
         yield Finding("/trap", f"the trap points at the key {key.text.strip()!r} rather than a distractor")
     if not (view(trap).content() & view(q.stem).content()):
         yield Finding("/trap", "the trap shares no word with the stem: name the keyword candidates miss")
 
 
-AFFIRM = re.compile(
-    r"\b(correct|right (answer|choice)|best|meets?|satisf(y|ies)|fulfil+s?|because|address(es)?|resolves?|solves?"
-    r"|directly|exactly|ideal|designed for|the only|required|requirement|ensures?|enables?|lets|provides?|supports?)\b"
-)
-KEY_REFUTE = re.compile(
-    r"\b(incorrect|wrong|not (the )?(correct|right|best)( answer| choice| option)?"
-    r"|does not (meet|satisfy|solve|address) the (requirement|scenario|need))\b"
-)
-CLAIM = re.compile(
-    r"\b(?:is|are) (?:the |a )?(?:correct|right|best)(?: (?:answer|choice|option|approach|solution))?\b"
-    r"(?! (?:when|if|where|whenever|once|unless)\b)|\bcorrect (?:answer|choice)\b|^correct\b|\bmeets the requirement\b"
-)
-_MARKUP_LEFT = re.compile(r"[`*_\[\]<]")  # characters `plain` may act on (qlint.text)
-_CLAIM_WORDS = ("correct", "right", "best", "meets the requirement")  # every CLAIM match has one
 RIGHT_WHEN = re.compile(
     r"\b(would|could|might) (be|suit|fit|work|help|make sense)|\bsuits?\b|\bsuited\b|\bbetter (choice|fit|option|suited)"
     r"|\b(appropriate|right|correct|useful|ideal|best|good choice) (when|if|for)\b|\buse (it|this|them) (when|if|for)\b"
     r"|\b(meant|designed|intended|built) for\b|\bfits? (when|if)\b|\bis the answer when\b"
 )
-
-
-@per_text
-def _claims(text: str) -> bool:
-    """True if `text` asserts correctness outside a negation scope."""
-    v = view(text)
-    toks = v.tokens
-    if not toks:
-        return False
-    joined = v.normal
-    if not any(w in joined for w in _CLAIM_WORDS):
-        return False
-    neg = v.negated
-    for m in CLAIM.finditer(joined):
-        idx = joined[: m.start()].count(" ")
-        if idx < len(neg) and not neg[idx] and not (idx + 1 < len(neg) and neg[idx + 1]):
-            return True
-    return False
-
-
-def _mentions(text: TextView, option: OptionView) -> bool:
-    opt = view(option.text)
-    phrase = opt.tokens
-    if 0 < len(phrase) <= 8 and has_phrase(text.tokens, phrase):
-        return True
-    words = opt.content()
-    return len(words) >= 2 and len(words & text.content()) / len(words) >= 0.8
-
-
-@rule(
-    "K004", "key-agreement", "error",
-    options={"anchor-margin": Option(2, "Content words by which a distractor must out-overlap the key (MedIWF).")},
-    source="MedIWF anchoring rule; NegEx (Chapman et al. 2001) negation scope; rules.md 'Key agreement'",
-)
-def key_agreement(q: Question, ctx) -> Iterator[Finding]:
-    """The explanation and the rationales agree with the key.
-
-    ## What it does
-    - The explanation is anchored on the keyed option(s): it names a key rather than only a
-      distractor, no distractor's text out-overlaps the key's by `anchor-margin` content words or
-      more, and no sentence affirms a distractor ("X is the best choice").
-    - The key's rationale affirms it ("Correct:", "best", "meets the requirement", "because") and
-      carries no un-negated refutation ("incorrect", "wrong").
-    - No distractor's rationale asserts correctness ("is correct", "the right answer") outside a
-      negation. (Whether it says why it fails is left to K001: a cue-word test for refutation
-      flagged sound rationales such as "integer codes imply an order".)
-
-    ## Why it matters
-    When an option is re-keyed or options are reordered, explanations silently drift to the wrong
-    answer; learners then study a contradiction.
-
-    ## Example
-    ```yaml
-    options:
-      - {id: data, text: Data parallelism, correct: false,
-         rationale: "This is the correct answer: it scales training."}
-      - {id: model, text: Model parallelism, correct: true, rationale: "Incorrect: ..."}
-    explanation: Data parallelism is the best choice because ...
-    ```
-
-    ## Fix
-    Re-anchor the explanation on the key and make each rationale's verdict match `correct:`.
-    """
-    keys, distractors = q.keys, q.distractors
-    if not keys:
-        return  # K002 reports the missing key; agreement is undefined without one
-    expl = q.explanation
-    etext = view(expl)
-    margin = int(ctx.option("anchor-margin"))
-    key_named = any(_mentions(etext, k) for k in keys)
-    named_d = [d for d in distractors if _mentions(etext, d)]
-    over = _overlaps(expl, q.options)
-    best_k = max(over[k.index] for k in keys)
-    best_d = max(distractors, key=lambda d: over[d.index], default=None)
-    expl_finding = None
-    if not key_named and named_d:
-        expl_finding = f"the explanation names {named_d[0].text.strip()!r} (a distractor) but never the key"
-    elif best_d is not None and over[best_d.index] >= best_k + margin:
-        expl_finding = (f"the explanation is about {best_d.text.strip()!r} ({over[best_d.index]} shared words) "
-                        f"rather than the key ({best_k})")
-    elif named_d or _MARKUP_LEFT.search(etext.plain):
-        # Without markup left after `plain`, each sentence's tokens are a run of the explanation's,
-        # so a distractor the whole explanation does not mention is mentioned in no sentence:
-        # with none mentioned, no sentence can affirm one.
-        for sent in etext.sentences:
-            stext = view(sent)
-            affirmed = [d for d in distractors if _mentions(stext, d)]
-            if affirmed and _claims(sent) and not any(_mentions(stext, k) for k in keys):
-                expl_finding = f"the explanation affirms the distractor {affirmed[0].text.strip()!r}"
-                break
-    if expl_finding:
-        yield Finding("/explanation", expl_finding)
-
-    for k in keys:
-        text = k.rationale
-        if not text or _is_placeholder(text):
-            continue  # K001's finding
-        low, neg = view(text).normal, view(text).negated
-        refutable = "not" in low or "wrong" in low or "incorrect" in low  # every KEY_REFUTE match has one
-        refute = next((m for m in KEY_REFUTE.finditer(low) if not neg[low[: m.start()].count(" ")]), None) if refutable else None
-        if refute:
-            yield Finding(f"{k.pointer}/rationale", f"the key {k.id!r} has a rationale that refutes it ({refute.group(0)!r})")
-        elif not AFFIRM.search(low):
-            yield Finding(f"{k.pointer}/rationale", f"the key {k.id!r} has a rationale that never says why it is right")
-    for d in distractors:
-        text = d.rationale
-        if not text or _is_placeholder(text):
-            continue
-        if _claims(text):
-            yield Finding(f"{d.pointer}/rationale", f"distractor {d.id!r} has a rationale that claims it is correct")
 
 
 @rule(

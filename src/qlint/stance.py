@@ -1,0 +1,283 @@
+"""What a piece of teaching text is about and whether it argues for or against an option.
+
+The key-agreement rules (K004 explanation anchoring, K010 rationale stance, K011 rationale
+alignment) read each rationale against its own option and the explanation sentence by sentence.
+Two questions are asked of a text:
+
+- *About which option?* An option is identified by its distinctive words: the content words of
+  its text that no other option's text has (for a pair of options, the words one has and the
+  other lacks). Words inside a contrast ("unlike X", "rather than X", "instead of X") or a
+  negation scope do not make a text about another option: "unlike data parallelism" is a
+  comparison, not a change of subject.
+- *Which stance?* A text refutes its subject when the clause that names it (or opens with "it",
+  "this") negates a predicate ("does not provide", "cannot", "is not designed for") or carries a
+  verdict ("incorrect", "wrong"); negations of a burden ("does not require servers", "no need
+  to manage") are praise, not refutation. It claims correctness with a verdict ("is the correct
+  answer", "Correct:"), except in a conditional that describes another scenario ("would be the
+  correct choice when", "is the right choice if").
+
+Every function here is pure and memoised per string or per question (`qlint.analysis`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from qlint.analysis import per_question, per_text, view
+from qlint.model import Question
+from qlint.text import STOPWORDS
+
+_PREFIX = 5  # word forms compared by their first five letters after common suffixes are cut
+
+
+def stem(word: str) -> str:
+    """A coarse word key: "denies", "denying" and "deny" agree, as do "accounts" and "account".
+    Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap. (It also joins
+    "CloudTrail" and "cloud": a bank lexicon of names would keep them apart.)"""
+    w = word.lower()
+    if "-" in w or any(c.isdigit() for c in w):
+        return w  # "multi-model" / "multi-container", "Cloud9" / "cloud": names differ past five letters
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    for suf in ("ing", "ed", "es", "s"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            if suf in ("ing", "ed") and len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+                w = w[:-1]  # "stopping", "stopped" -> "stop"
+            break
+    return w[:_PREFIX]
+
+# ---------------------------------------------------------------------------------------------
+# words of an option
+
+_NAME_MIN = 2  # "S3", "EC2": short names are the most distinctive words of an option
+
+
+# Verdict words say nothing about which option a text is about ("Correct: recall is ...").
+_VERDICT = frozenset("correct incorrect right wrong true false best answer choice".split())
+
+
+@per_text
+def option_words(text: str) -> frozenset[str]:
+    """Stemmed content words of an option's text, names of two characters included."""
+    return frozenset(stem(t) for t in _parts(view(text).tokens)
+                     if len(t) >= _NAME_MIN and t not in STOPWORDS and t not in _VERDICT)
+
+
+def _parts(tokens) -> list[str]:
+    """Tokens with hyphenated words also split ("multi-model" is "multi" and "model" too)."""
+    out = []
+    for t in tokens:
+        out.append(t)
+        if "-" in t:
+            out += [p for p in t.split("-") if p]
+    return out
+
+
+@per_question
+def words_of(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, its words less the stem's: a word the stem uses ("AWS", "cost") is the
+    question's context, not what tells one option from another."""
+    stem_words = option_words(q.stem)
+    return tuple(option_words(o.text) - stem_words for o in q.options)
+
+
+@per_question
+def distinctive(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, its words that no other option's text has."""
+    words = words_of(q)
+    out = []
+    for i, w in enumerate(words):
+        others: set[str] = set()
+        for j, v in enumerate(words):
+            if j != i:
+                others |= v
+        out.append(frozenset(w - others))
+    return tuple(out)
+
+
+# Words after these, up to a clause break, are a comparison with something else.
+_CONTRAST = frozenset("unlike than instead whereas versus vs opposed compared contrast not no never without nor "
+                      "cannot neither".split())
+_CONTRAST_SPAN = 6
+_BREAKS = frozenset(",;:.!?()")
+
+
+@per_text
+def _scoped_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(all stemmed tokens, stemmed tokens outside contrast and negation scopes)."""
+    raw = re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*|[,;:.!?()]", view(text).plain)
+    every: list[str] = []
+    free: list[str] = []
+    left = 0
+    for r in raw:
+        if r in _BREAKS:
+            left = 0
+            continue
+        low = r.lower().replace("’", "'").strip("-'")
+        keys = [stem(p) for p in _parts([low])]
+        every += keys
+        if low in _CONTRAST or low.endswith("n't"):
+            left = _CONTRAST_SPAN
+            continue
+        if left:
+            left -= 1
+            continue
+        free += keys
+    return tuple(every), tuple(free)
+
+
+def mentions(text: str, words: frozenset[str], free_only: bool = False) -> int:
+    """How many of `words` occur in `text` (outside contrast scopes if `free_only`)."""
+    every, free = _scoped_tokens(text)
+    return len(words.intersection(free if free_only else every))
+
+
+def pair_words(q: Question, i: int, j: int) -> frozenset[str]:
+    """Words of option i's text that option j's text (and the stem) lack."""
+    words = words_of(q)
+    return words[i] - words[j]
+
+
+def prefers(q: Question, text: str, i: int, j: int) -> bool:
+    """True if `text`, written for option i, is clearly about option j instead: it names more of
+    j's words that i lacks (outside contrasts) than of i's words that j lacks (anywhere), and
+    at least two of them or all."""
+    own, other = pair_words(q, i, j), pair_words(q, j, i)
+    if not own or not other:
+        return False  # one option's words contain the other's: no word can tell them apart
+    b = mentions(text, other, free_only=True)
+    # one shared word is weak evidence ("parallel tuning jobs" beside "Data parallelism"):
+    # ask for two of the other option's words, or all of them
+    if not (b > mentions(text, own) and (b >= 2 or b == len(other))):
+        return False
+    # a rationale that opens by naming its own option is about it, whatever it compares later
+    return not own.intersection(_opening(text))
+
+
+_OPENING = 10  # tokens: where a rationale names its subject
+
+
+@per_text
+def _opening(text: str) -> frozenset[str]:
+    every, _free = _scoped_tokens(text)
+    return frozenset(every[:_OPENING])
+
+
+def about(q: Question, text: str) -> tuple[int, ...]:
+    """Indexes of the options `text` names by a distinctive word (outside contrast scopes)."""
+    return tuple(i for i, d in enumerate(distinctive(q)) if d and mentions(text, d, free_only=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# stance
+
+_BURDEN = ("requir|need|manag|maintain|provision|pay|incur|worry|have to|has to|own|buy|purchas|upfront|up-front"
+           "|additional|extra|hidden|long-term|minimum|commitment|server|infrastructure|downtime|chang|code"
+           "|lock|limit|patch|capacity planning|charge|cost|fee")
+_NEG = (r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|may|might)\s+not"
+        r"|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|can't|cannot|won't|wouldn't|shouldn't|couldn't"
+        r"|never|(?:has|have|had|offers?|provides?|gives?|plays?) no")
+REFUTE = re.compile(rf"\b(?:{_NEG})\b(?!\s+(?:only|just|merely|always|necessarily|solely|so)\b)"
+                    rf"(?!\s+(?:\w+\s+)?(?:{_BURDEN}))"
+                    r"|\b(?:is|are) (?:a|an|the|only|just|merely)\b[^,;:]{0,80}? rather than\b"
+                    r"|\b(?:is|are) (?:the )?opposite of\b|\b(?:is|are) false\b"
+                    r"|\b(?:incorrect|wrong|unsuitable|inappropriate|unrelated|irrelevant|insufficient|inadequate"
+                    r"|not (?:the )?(?:correct|right|best|appropriate|suitable|ideal|answer|solution|designed|intended"
+                    r"|meant|relevant|related|responsible|capable|a|an))\b")
+CLAIM = re.compile(
+    r"\b(?:is|are|be) (?:the |a |an )?(?:correct|right|best|only correct)"
+    r"(?: (?:answer|choice|option|approach|solution|service|tool|way))?\b"
+    r"|\bcorrect (?:answer|choice)\b|^(?:correct|right)\b|\bmeets (?:the|all|every) requirements?\b")
+# A claim in these frames describes another scenario, not this question.
+_CONDITIONAL = re.compile(r"\b(?:would|could|might|may|will)(?: (?:also|still|instead|then))? be\b")
+_SCENARIO = re.compile(r"^ ?(?:when|if|where|whenever|once|unless)\b")
+_PRONOUN_SUBJECT = frozenset("it this that these they this option the option choice answer correct right".split())
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n")
+_SUBJECT_WINDOW = 12  # tokens from the clause start within which the option must be named
+
+
+@per_text
+def clauses(text: str) -> tuple[str, ...]:
+    """Sentences and semicolon clauses, lower-cased, markup removed, one space between words."""
+    parts = _SENTENCE.split(view(text).plain.strip())
+    return tuple(" ".join(re.findall(r"[a-z0-9][a-z0-9'’\-]*|[,:]", p.lower().replace("’", "'"))) for p in parts
+                 if p.strip())
+
+
+def _subject_is(clause_head: str, words: frozenset[str]) -> bool:
+    """True if the words before a verdict name the option (or are only a pronoun / empty)."""
+    toks = [t for t in clause_head.split() if t not in (",", ":")]
+    if not toks:
+        return True
+    if toks[0] in _PRONOUN_SUBJECT or toks[-1] in ("it", "this", "they"):
+        return True
+    head = {stem(t) for t in toks[:_SUBJECT_WINDOW]}
+    return bool(head & words)
+
+
+# Where the clause holding a negation starts. A subordinate clause ("where a single GPU cannot
+# hold the model", "which does not ...") describes something else: its negation is not a verdict.
+_COORD = re.compile(r",|\b(?:and|but|while|although|though|yet)\b")
+_SUBORD = re.compile(r"^\s*(?:where|which|who|whom|whose|that|because|since|when|if|unless|so|as|whereas"
+                     r"|even|until|once|whether)\b")
+
+
+_SUBORD_IN = re.compile(r"\b(?:so that|that|which|where|who|whose|because|since|unless|until|whether|once)\b")
+
+
+def _clause_head(sentence: str, at: int) -> str | None:
+    """The words between the start of the clause holding position `at` and `at`: the sentence
+    start when the clause has no subject of its own ("X ..., and does not ..."); None when the
+    clause is subordinate."""
+    before = sentence[:at]
+    cuts = [m.end() for m in _COORD.finditer(before)]
+    segment = before[cuts[-1]:] if cuts else before
+    if _SUBORD.match(segment) or _SUBORD_IN.search(segment):
+        return None
+    if not segment.strip() and cuts:
+        first = before[: next(m.start() for m in _COORD.finditer(before))]
+        return first
+    return segment
+
+
+def refutes(text: str, words: frozenset[str]) -> str | None:
+    """The refuting phrase if a main clause whose subject is the option (named by `words`, or a
+    pronoun) negates a predicate or carries a negative verdict; else None."""
+    for c in clauses(text):
+        for m in REFUTE.finditer(c):
+            head = _clause_head(c, m.start())
+            if head is not None and _subject_is(head, words):
+                return m.group(0)
+    return None
+
+
+def claims(text: str, words: frozenset[str]) -> str | None:
+    """The claim if a clause about the option asserts it is correct, outside a negation and
+    outside a conditional that describes another scenario; else None."""
+    for c in clauses(text):
+        for m in CLAIM.finditer(c):
+            before = c[: m.start()]
+            if _CONDITIONAL.search(c[max(0, m.start() - 25): m.end()]) or _SCENARIO.match(c[m.end():]):
+                continue
+            if re.search(r"\b(?:not|n't|never|no|neither|nor|cannot)\b|n't\b", before[-30:]):
+                continue
+            if _subject_is(before, words):
+                return m.group(0).strip()
+    return None
+
+
+@per_question
+def identity(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, the words that name it: its distinctive words, or, when another option's text
+    contains all of its words ("Amazon S3 Glacier" beside "Amazon S3 Glacier Deep Archive"), the
+    words it shares with some but not all other options."""
+    words = words_of(q)
+    out = []
+    for i, d in enumerate(distinctive(q)):
+        if d:
+            out.append(d)
+            continue
+        common = frozenset.intersection(*[v for j, v in enumerate(words) if j != i]) if len(words) > 1 else frozenset()
+        out.append(words[i] - common)
+    return tuple(out)
