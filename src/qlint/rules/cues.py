@@ -9,10 +9,10 @@ from typing import Iterator
 from qlint.analysis import per_question, per_text, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
-from qlint.rules.lexicons import ANTONYMS, CATEGORY_NOUNS
+from qlint.rules.lexicons import ACTORS, ANTONYMS, CATEGORY_NOUNS
 from qlint.rules.options import near_form, regular_options
-from qlint.rules.parsing import BLANK, name_like, name_words, stem_body
-from qlint.text import plain, stem
+from qlint.rules.parsing import BLANK, lead_in, name_like, name_spans, name_words, stem_body
+from qlint.text import STOPWORDS, plain, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
 
@@ -27,26 +27,65 @@ def _text(o: OptionView) -> str:
     return o.text.strip()
 
 
+# Words that attach a qualification to an option: a clause (that, when, unless, so that), a
+# purpose or manner (to, by, with, using, including, rather than) or a scope (across, within).
+# Plain prepositions (of, on, at, during) are left out: "latency at any scale" is a phrase
+# of the same kind the distractors are, not a condition the writer added.
+_QUALIFYING = frozenset("""with without using that which who whom whose where when whenever while if unless
+    until so because to by via through including such rather than depending except across within after
+    before""".split())
+_PARTICLE_PREP = frozenset("on in at to for with from by across within into over under after before".split())
+_JOINED = re.compile(r"\band\b|,|&")
+
+
+@per_text
+def _words(text: str) -> int:
+    return len(view(text).tokens)
+
+
+def qualified(text: str) -> bool:
+    """True if `text` carries a qualifying clause or phrase: a qualifying word, or a participle
+    phrase after a content word ("software running on EC2", "MFA enabled on the root user")."""
+    toks = view(text).tokens
+    if any(t in _QUALIFYING for t in toks):
+        return True
+    return any(t.endswith(("ed", "ing")) and len(t) > 4 and toks[i - 1] not in STOPWORDS and toks[i + 1] in _PARTICLE_PREP
+               for i, t in enumerate(toks[1:-1], 1))
+
+
+def _fuller(q: Question, key: OptionView) -> bool:
+    """A single-answer key that joins parts ("security groups and network ACLs") where every
+    distractor is one part: the fuller answer. Values ("3 hours, 5 minutes, and 6 seconds") are not."""
+    body = plain(key.text)
+    return (len(q.keys) == 1 and bool(_JOINED.search(body)) and sum(t[:1].isdigit() for t in view(body).tokens) < 2
+            and not any(_JOINED.search(plain(d.text)) for d in q.distractors))
+
+
 @rule("C001", "longest-key", "warning",
       options={"ratio": Option(1.25, "How many times longer (characters) than the longest distractor the key must be."),
-               "min-words": Option(4, "Keys shorter than this many words are not reported.")},
-      source=f"{_H} 28d (keep options similar in length); NBME 'longest answer is correct'", preview=True)
+               "min-words": Option(4, "Keys shorter than this many words are not reported."),
+               "margin": Option(1.75, "The key's length ratio in characters times its ratio in words (to the "
+                                      "longest distractor) must be at least this: longer in words as well.")},
+      source=f"{_H} 28d (keep options similar in length); NBME 'longest answer is correct'")
 def longest_key(q: Question, ctx) -> Iterator[Finding]:
-    """The key is conspicuously longer than every distractor (preview).
-
-    Preview: on real banks (scripts/realtext.py) 13 of 20 judged findings were real cues after
-    names and mixed-length multi-answer keys were excluded; the rest are short options a few
-    words apart, parallel statements, and keys whose length is a value. The bank-wide B005
-    (longest-key rate) stays on. Select C001 by code to review single items.
+    """The key is conspicuously longer than every distractor, and its extra length is a qualification.
 
     ## What it does
     Reports a key whose text (characters, Markdown aside) is more than `ratio` (1.25) times the
-    longest distractor's and has at least `min-words` (4) words. Not reported:
-    - a key that is a name ("Amazon Simple Storage Service", "AWS Key Management Service (AWS
-      KMS)", with at most one other word): its length is the product's, not a qualification
-      the writer added (names are told by shape: acronyms, mixed case, capitalised runs);
-    - in a multiple-answer item, unless every key is longer than every distractor: when one
+    longest distractor's and has at least `min-words` (4) words, when the difference is
+    conspicuous to a candidate:
+    - longer in words as well: the key has more words than every distractor and its ratio in
+      characters times its ratio in words is at least `margin` (1.75, e.g. 1.25 x 1.4). Parallel
+      statements whose key is a few characters longer in as many words are not reported;
+    - the extra length is a qualification the writer added: a clause or phrase ("that ...",
+      "when ...", "to ...", "with ...", "by ...", "including ...", "software running on EC2"),
+      or, in a single-answer item, two parts joined ("X and Y") where every distractor is one.
+      Not reported: a key that is a name ("Amazon EC2 instance store", "AWS Key Management
+      Service (AWS KMS)", with at most two other words), two names or a value listed ("3 hours,
+      5 minutes, and 6 seconds"): their length is the thing's, not the writer's;
+    - in a multiple-answer item, only when every key is longer than every distractor: when one
       key is shorter than a distractor, "pick the longest" does not find the answer.
+    Names are told by shape (acronyms, mixed case, capitalised runs).
 
     ## Why it matters
     Item writers qualify the right answer until it is unimpeachable, so "pick the longest" is a
@@ -62,15 +101,20 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Trim the key to the deciding fact, or give the distractors the same level of detail.
     """
-    ratio, min_words = float(ctx.option("ratio")), int(ctx.option("min-words"))
+    ratio, min_words, margin = float(ctx.option("ratio")), int(ctx.option("min-words")), float(ctx.option("margin"))
     chars = _option_chars(q)
     longest = max((chars[d.index] for d in q.distractors), default=0)
     if not longest or any(chars[k.index] <= longest for k in q.keys):
         return
+    most_words = max(_words(d.text) for d in q.distractors)
     for k in q.keys:
-        if chars[k.index] > ratio * longest and len(view(k.text).tokens) >= min_words and not name_like(k.text):
-            yield Finding(f"{k.pointer}/text", f"the key is {chars[k.index] / longest:.2f} times as long as the longest distractor: "
-                                               "testwise candidates pick the longest option")
+        c_ratio, words = chars[k.index] / longest, _words(k.text)
+        if c_ratio <= ratio or words < min_words or words <= most_words or c_ratio * words / most_words < margin:
+            continue  # not longer by a margin a candidate sees
+        if name_like(k.text, 2) or not (qualified(k.text) or _fuller(q, k)):
+            continue  # the length is a name's or a list's, not a qualification
+        yield Finding(f"{k.pointer}/text", f"the key is {c_ratio:.2f} times as long as the longest distractor "
+                                           f"({words} words against {most_words}): testwise candidates pick the longest")
 
 
 @rule("C002", "length-outlier", "info", default_enabled=False,
@@ -111,29 +155,33 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
 
 @rule("C003", "word-repeat", "warning",
       options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
-               "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag.")},
-      source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds", preview=True)
+               "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag."),
+               "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own.")},
+      source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds")
 def word_repeat(q: Question, ctx) -> Iterator[Finding]:
-    """A salient stem word reappears in the key and in no distractor (clang association) (preview).
-
-    Preview: on real banks (scripts/realtext.py) 16 of 20 judged findings were real clang cues
-    after names named in both stem and key and category nouns were excluded; the rest are
-    category adjectives ("Which security features ...") and incidental topic words. Select
-    C003 by code to review word repeats.
+    """A salient stem word reappears in the key and in no distractor (clang association).
 
     ## What it does
     Takes the content words of the stem (stemmed, at least `min-length` characters, stopwords
-    removed) and, for each key, the stem words it shares. Not counted:
+    removed) and, for each key, the stem words it shares. A repeated word counts only when it is
+    a distinctive word of the problem, not one every option shares. Not counted:
     - words that are part of a name in both the stem and the key ("Amazon CloudFront" in the
       stem, "Amazon CloudWatch" the key): one entity named twice, not a description of the key;
-    - the category nouns a lead-in asks for ("Which AWS service ...?" and "Key Management
-      Service"): every option is one.
+    - the lead-in's wh-phrase ("Which AWS security features ...", "Which of the following
+      Cloud Computing deployment models ...", up to its category noun or head) and the topic
+      after "regarding" / "about": they name what every option is;
+    - the noun a name qualifies in the stem ("the price paid for an EC2 instance"), unless the
+      key holds it in a name; a stem name one word of which every option holds ("the AWS Cloud"
+      when each option says "AWS"); the scenario's people (users, administrators, developers).
     A generic stem word that reappears in the key's product name ("storing secrets", "AWS
     Secrets Manager") still counts: the author can reword the stem. Names are told by shape
-    (acronyms, mixed case, capitalised words inside a sentence, a capitalised opener followed
-    by another name word), since an item rule sees only its own file. Reports the key when `min-exclusive` (2)
-    or more of them occur in no distractor, or when it shares at least twice as many stem words
-    as the best distractor and at least one of them is its own.
+    (acronyms, mixed case, capitalised words inside a sentence). Reports the key when
+    `min-exclusive` (2) or more of its shared words occur in no distractor, or when one does and
+    it shares at least twice as many stem words as the best distractor, unless the key is a
+    statement of `statement-words` (12) words or more. In a multiple-answer item where some key
+    repeats nothing, only keys of fewer than four words (a term named after the stem word,
+    "Network ACLs") are reported: a statement ("Rotate all access keys") refers back to the
+    scenario rather than echoing it.
 
     ## Why it matters
     "Model" in the stem and only in "Model parallelism" lets a candidate match words instead of
@@ -150,21 +198,88 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     """
     n = int(ctx.option("min-length"))
     body = stem_body(q.stem)
-    stem_words = view(body).content(n) - _CATEGORY
+    # the category the lead-in asks for, and a name every option shares a word of ("the AWS
+    # Cloud" when each option says "AWS"), belong to every option: neither points to the key
     stem_names = name_words(body)
+    stem_words = view(body).content(n) - _CATEGORY - _asked_category(body) - _shared_topic(body, q)
     dist_words = [view(d.text).content(n) for d in q.distractors]
     every_d = set().union(*dist_words) if dist_words else set()
     best_d = max((len(w & stem_words) for w in dist_words), default=0)
+    heads = _name_heads(body)
+    found: list[tuple[OptionView, frozenset[str]]] = []
     for k in q.keys:
-        # a word both texts hold as part of a name is one entity named twice, not a cue
-        shared = (view(k.text).content(n) & stem_words) - (stem_names & name_words(k.text))
+        # a word both texts hold as part of a name is one entity named twice, not a cue; the noun
+        # a stem's name qualifies ("an EC2 instance") is its topic, unless the key names it
+        key_names = name_words(k.text)
+        shared = (view(k.text).content(n) & stem_words) - (stem_names & key_names) - (heads - key_names)
         own = shared - every_d
-        if len(own) >= int(ctx.option("min-exclusive")) or (own and len(shared) >= 2 * best_d):
-            yield Finding(f"{k.pointer}/text", f"the key repeats the stem's {', '.join(repr(w) for w in sorted(own))} "
-                                               "and no distractor does: candidates can match words")
+        # one shared word in a statement of many words is ordinary vocabulary, not a salient echo
+        single_ok = _words(k.text) < int(ctx.option("statement-words"))
+        if len(own) >= int(ctx.option("min-exclusive")) or (own and single_ok and len(shared) >= 2 * best_d):
+            found.append((k, own))
+    if len(found) < len(q.keys):
+        # some key repeats nothing: only a short term named after the stem word stands out
+        # ("Network ACLs"); a statement ("Rotate all access keys") refers back to the scenario
+        found = [(k, own) for k, own in found if _words(k.text) < _TERM_WORDS]
+    for k, own in found:
+        yield Finding(f"{k.pointer}/text", f"the key repeats the stem's {', '.join(repr(w) for w in sorted(own))} "
+                                           "and no distractor does: candidates can match words")
 
 
-_CATEGORY = frozenset(map(stem, CATEGORY_NOUNS))
+_CATEGORY = frozenset(map(stem, CATEGORY_NOUNS + ACTORS))
+_TERM_WORDS = 4  # a key of fewer words is a term (a name or a noun phrase), not a statement
+_ABOUT = re.compile(r"\b(?:regarding|concerning|about)\s+", re.I)
+_WH = re.compile(r"\b(?:which|what)\s+(?:(?:one\s+)?of\s+the\s+following\s+)?", re.I)
+
+
+@per_text
+def _asked_category(body: str) -> frozenset[str]:
+    """The words of the lead-in's wh-phrase ("Which AWS security features ...", "Which of the
+    following Cloud Computing deployment models ..."): they name what every option is. The phrase
+    runs to its first category noun, else to its first plural-looking word (the head, or the verb
+    after a singular head), at most five words, never past a stopword. The words after "regarding"
+    or "about" name the topic every option is on, and count the same way."""
+    out: set[str] = set()
+    lead = lead_in(body)
+    for m in _WH.finditer(lead):
+        words: list[str] = []
+        for w in re.findall(r"[A-Za-z0-9][\w/&-]*", lead[m.end():])[:5]:
+            low = w.lower()
+            if low in STOPWORDS:
+                break
+            words.append(stem(low))
+            if stem(low) in _CATEGORY or (low.endswith("s") and not low.endswith("ss") and not w.isupper()):
+                break
+        out.update(words)
+    for m in _ABOUT.finditer(lead):  # "Which statement is true regarding AWS pricing?": the topic
+        for w in re.findall(r"[A-Za-z0-9][\w/&-]*", lead[m.end():])[:4]:
+            if w.lower() in STOPWORDS and out:
+                break
+            out.add(stem(w.lower()))
+    return frozenset(out)
+
+
+@per_text
+def _name_heads(body: str) -> frozenset[str]:
+    """The stemmed noun right after a name in `body` ("an EC2 instance", "AWS pricing")."""
+    spans = name_spans(body)
+    return frozenset(stem(low) for (_, named), (low, nxt) in zip(spans, spans[1:])
+                     if named and not nxt and low not in STOPWORDS)
+
+
+def _shared_topic(body: str, q: Question) -> frozenset[str]:
+    """Stemmed words of each name in `body` one of whose words every option holds."""
+    opts = [view(o.text).content(1) for o in q.options]
+    out: set[str] = set()
+    run: list[str] = []
+    for low, named in (*name_spans(body), ("", False)):
+        if named:
+            run.append(stem(low))
+        elif run:
+            if any(all(w in o for o in opts) for w in run):
+                out.update(run)
+            run = []
+    return frozenset(out)
 
 
 _VOWEL_LETTERS = set("AEFHILMNORSX")  # letters whose names start with a vowel sound ("an S3 bucket")

@@ -85,7 +85,12 @@ COST_WORDS = ("cost", "costs", "cheap", "cheaper", "cheapest", "price", "prices"
 # in one option's name ("Key Management Service") is no clang cue.
 CATEGORY_NOUNS = ("service", "services", "feature", "features", "tool", "tools", "solution", "solutions", "product",
                   "products", "capability", "capabilities", "resource", "resources", "component", "components",
-                  "option", "options", "method", "methods", "approach", "approaches", "offering", "offerings")
+                  "option", "options", "method", "methods", "approach", "approaches", "offering", "offerings",
+                  "measure", "measures", "mechanism", "mechanisms")
+# The people a scenario is about ("allow users to", "do customers inherit"): an option that names
+# them again is about who acts, and matching the word does not point to the key.
+ACTORS = ("user", "users", "administrator", "administrators", "developer", "developers",
+          "engineer", "engineers", "employee", "employees")
 CRITERION_STOP = ("to", "for", "while", "and", "or", "that", "which", "when", "if", "in", "on", "with")
 
 # Unit words for numeric options: canonical unit and factor within a dimension.
