@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 TEMP_SUFFIX = ".qlint-tmp"
-_TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + "$")
+_TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + r"\Z")  # \Z: not before a final newline
 
 
 class UnsafePathError(ValueError):

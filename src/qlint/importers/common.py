@@ -47,8 +47,9 @@ def question(qid_words: str, data: dict[str, Any], exam: str, domain: str) -> st
     return slug(f"{exam}-{domain}-{qid_words}", 80)
 
 
-QUESTION_ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")  # option ids and tags
+# \Z, not $: `$` also matches before a final newline, and "x\n" would pass as an id.
+QUESTION_ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}\Z")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}\Z")  # option ids and tags
 
 
 def placeholder(what: str) -> str:

@@ -48,7 +48,7 @@ LABELS = {
 }
 VERDICT = re.compile(r"^([✓✔✗✘])\s*(.*)$")
 URL = re.compile(r"https?://\S+")
-ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
+ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}\Z")  # \Z: `$` lets a final newline through
 CHOICE_PREFIX = re.compile(r"^(?:[A-J][.)]|[-*•])\s+")
 
 
