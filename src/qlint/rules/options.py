@@ -28,7 +28,9 @@ _AOTA = re.compile(
 _COMBO_TRIM = re.compile(r"^\s*(?:(?:only|both|options?|answers?|choices?|statements?)\s+)*|\s*(?:only|are (?:all )?(?:correct|true|right)|is correct)?\s*\.?\s*$", re.I)
 _COMBO_SPLIT = re.compile(r"\s*(?:,|&|\+|\band\b|\bor\b)\s*(?:and\s+|or\s+)?")
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
-_NUMBERED_STEM = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+# Leading white space within the line: `^\s*` ran from every line start to the end of a run of
+# blank lines (quadratic). `search` finds the same lines.
+_NUMBERED_STEM = re.compile(r"^[^\S\n]*+(?:\d+|[IVXivx]+)[.)]\s++\S", re.M)
 _ONLY = re.compile(r"\bonly\b", re.I)
 _EVERY_N = re.compile(r"\bevery\s+(?=\d)", re.I)  # "every 90 days" is a frequency, not an absolute
 _DIGIT = re.compile(r"\d")
@@ -48,7 +50,9 @@ def combo_parts(text: str) -> tuple[str, ...] | None:
     first = view(text).tokens[:1]
     if first and first[0] not in _COMBO_FIRST and not first[0].isdigit():
         return None
-    core = _COMBO_TRIM.sub("", plain(text).strip())
+    # one space per white-space run first: the patterns' `\s*` retried at every space of a long
+    # run (quadratic; cubic for the trim's three in a row), and parts are single letters anyway
+    core = _COMBO_TRIM.sub("", " ".join(plain(text).split()))
     parts = [p for p in _COMBO_SPLIT.split(core) if p]
     if len(parts) < 2 and not (parts and _ONLY.search(text)):
         return None

@@ -212,8 +212,10 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
 _UNFOCUSED = re.compile(
     r"^\s*(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+following|these|the\s+options|the\s+statements)\s+)?"
     r"(?:statements?\s+|options?\s+|answers?\s+|choices?\s+)?(?:(?:about|regarding|concerning|on|of)\s+[^?]{1,80}?\s+)?"
-    r"(?:is|are)\s+(?:\W*not\W*\s+)?(?:most\s+)?(?:true|correct|accurate|valid|right|false|incorrect)\b", re.I)
-_NUMBERED = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+    r"(?:is|are)\s++(?:\W*+not\W*+(?<=\s))?(?:most\s++)?(?:true|correct|accurate|valid|right|false|incorrect)\b", re.I)
+# (`\s+\W*` and `\W*\s+` split a run of spaces every way: quadratic. The possessive runs match the
+# same texts: a word follows each run, so a run is taken whole either way.)
+_NUMBERED = re.compile(r"^[^\S\n]*+(?:\d+|[IVXivx]+)[.)]\s++\S", re.M)  # (see options._NUMBERED_STEM)
 
 
 @rule("T005", "unfocused-stem", "warning",
