@@ -383,13 +383,13 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     """Lint `paths`. `options` turns on the results cache and worker processes (the CLI does);
     without them every file is checked here, serially."""
     options = options or RunOptions(jobs=1)
-    files, missing = discover(paths)
+    files, problems = discover(paths)
     load_exams(settings)  # exam files the user asked about are reported below
     diagnostics: list[Diagnostic] = []
     results: dict[str, FileResult] = {}
     unreadable = RULES.get("Y010")
-    for m in missing:
-        diagnostics.append(_diag(unreadable, Severity.ERROR, display_path(m), "no such file or directory", 1, 1))
+    for m, why in problems:  # missing paths, folders that cannot be listed
+        diagnostics.append(_diag(unreadable, Severity.ERROR, display_path(m), why, 1, 1))
     checker = FileChecker(settings, options)
     exams = {f: settings.exam_results.get(real_path(f)) if _kind(f, settings.config) == "exam" else None
              for f in files}

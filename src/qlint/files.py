@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Iterator
 
 TEMP_SUFFIX = ".qlint-tmp"
-_TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + "$")
+_TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + r"\Z")  # \Z: not before a final newline
 
 
 class UnsafePathError(ValueError):

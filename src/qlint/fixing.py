@@ -32,6 +32,7 @@ class FixReport:
     failed: list[str] = field(default_factory=list)  # "path:line:col: CODE fix not applied: why"
     unsafe_left: int = 0
     internal: list[str] = field(default_factory=list)  # qlint bugs met: nothing is written then
+    unreadable: list[str] = field(default_factory=list)  # "path:1:1: Y010 why": missing paths, unlistable folders
 
 
 def _overlaps(a: str, b: str) -> bool:
@@ -91,7 +92,8 @@ def fix_file(path: str, settings: Settings, unsafe: bool, report: FixReport) -> 
 
 def fix_paths(paths: list[str], settings: Settings, unsafe: bool = False) -> FixReport:
     report = FixReport()
-    files, _missing = discover(paths)
+    files, problems = discover(paths)
+    report.unreadable = [f"{display_path(m)}:1:1: Y010 {why}" for m, why in problems]
     for f in files:
         fix_file(f, settings, unsafe, report)
     return report
@@ -106,7 +108,7 @@ def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, ou
         return refuse_batch(report.internal)
     mode = "diff" if args.diff else "write"
     changed, failed = publish(report.changes, mode, out, err, verb="fixed", root=settings.config.root)
-    for line in report.failed:
+    for line in report.failed + (report.unreadable if mode == "diff" else []):  # --fix: the lint after reports them
         err.write(line + "\n")
     n = len(report.applied)
     verb = "Would fix" if mode == "diff" else "Fixed"
@@ -116,5 +118,5 @@ def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, ou
               + (f" {report.unsafe_left} more fixable with --unsafe-fixes." if report.unsafe_left and not args.unsafe_fixes else "")
               + "\n")
     if mode == "diff":
-        return 2 if failed else (1 if changed else 0)
+        return 2 if failed or report.unreadable else (1 if changed else 0)
     return 2 if failed else None

@@ -81,14 +81,47 @@ def _escape_line_starts(text: str) -> str:
     return "\n".join(lines)
 
 
+def _around_breaks(text: str) -> str:
+    """Each hard break without the spaces and tabs around it, followed by one line break. (Split
+    by hand: `[ \\t]*BR` retried at every space of a long run, quadratic time.)"""
+    parts = text.split(_BR)
+    if len(parts) == 1:
+        return text
+    for i in range(1, len(parts)):
+        after = parts[i].lstrip(" \t")
+        parts[i] = after[1:] if after.startswith("\n") else after
+    for i in range(len(parts) - 1):
+        parts[i] = parts[i].rstrip(" \t")
+    return (_BR + "\n").join(parts)
+
+
 def _tidy_inline(text: str) -> str:
     """Paragraph text: no blank or space-only lines inside, no spaces around line breaks or at the
     ends, line starts escaped; hard breaks written as a backslash at the end of the line."""
-    text = re.sub(rf"[ \t]*{_BR}[ \t]*\n?", _BR + "\n", text)
+    text = _around_breaks(text)
     # (markdown-it drops spaces before a line break but keeps tabs, and drops all white space after it)
     # A hard break can open a paragraph (a line holding only "\\") but cannot end one.
-    text = re.sub(r" *\n[ \t\n]*", "\n", text).strip(" \t\n").rstrip(" \t\n" + _BR)
+    # Spaces before each line break go line by line: ` *\n` retried at every space of a run.
+    text = "\n".join(line.rstrip(" ") for line in text.split("\n"))
+    text = re.sub(r"\n[ \t\n]*", "\n", text).strip(" \t\n").rstrip(" \t\n" + _BR)
     return _escape_line_starts(text).replace(_BR + "\n", "\\\n").replace(_BR, "")
+
+
+def _ends_with_star(pieces: list[str]) -> bool:
+    """The text `pieces` join to ends with a `*` (or a `*` and a line break) that no backslash
+    escapes. Read from the end: searching the joined text each time was quadratic."""
+    chars = (c for piece in reversed(pieces) for c in reversed(piece))
+    last = next(chars, "")
+    if last == "\n":
+        last = next(chars, "")
+    if last != "*":
+        return False
+    slashes = 0
+    for c in chars:
+        if c != "\\":
+            break
+        slashes += 1
+    return slashes % 2 == 0
 
 
 def _code_span(text: str) -> str:
@@ -245,23 +278,27 @@ class Converter:
         return self.inline_run([el.text or "", *el], delimiter)
 
     def inline_run(self, run: list[etree._Element | str], parent: str = "") -> str:
-        out: list[str] = []
+        out: list[str] = []  # non-empty pieces only: the text so far is never joined in the loop
+
+        def add(piece: str) -> None:
+            if piece:
+                out.append(piece)
+
         items = [r for r in run if not (isinstance(r, str) and r == "")]
         for i, item in enumerate(items):
             if isinstance(item, str):
-                out.append(escape_text(item))
+                add(escape_text(item))
                 continue
-            so_far = "".join(out)
-            at_edge = not so_far or (i == len(items) - 1 and not item.tail)
+            at_edge = not out or (i == len(items) - 1 and not item.tail)
             # A delimiter touching the same character would merge with it: `*a**b*` is not two emphases.
-            touching = bool(re.search(r"(?<!\\)(?:\\\\)*\*$", so_far)) or bool(parent.startswith("*") and at_edge)
+            touching = _ends_with_star(out) or bool(parent.startswith("*") and at_edge)
             if parent.startswith("*") and not touching:  # nested in a `*` emphasis: `_` where it may open and close
-                before = so_far[-1:] or "*"
+                before = out[-1][-1] if out else "*"
                 after = (item.tail or "")[:1] or ("*" if i == len(items) - 1 else "a")
                 touching = not (before.isalnum() or after.isalnum())
-            out.append(self.element(item, "*" if touching else ""))
+            add(self.element(item, "*" if touching else ""))
             if item.tail:
-                out.append(escape_text(item.tail))
+                add(escape_text(item.tail))
         return "".join(out)
 
     def element(self, el: etree._Element, avoid: str = "") -> str:

@@ -13,11 +13,15 @@ from qlint.loading.schema_fixes import slug
 def option_ids(texts: list[str]) -> list[str]:
     """Slugs of the option texts, made unique with -2, -3 ...; 'option-N' when a text has no letters."""
     out: list[str] = []
+    taken: set[str] = set()
+    next_n: dict[str, int] = {}  # base -> first suffix not tried yet: 4,000 equal options were cubic
     for i, text in enumerate(texts):
         base = slug(text, 40) or f"option-{i + 1}"
-        candidate, n = base, 2
-        while candidate in out:
+        candidate, n = base, next_n.get(base, 2)
+        while candidate in taken:
             candidate, n = f"{base}-{n}", n + 1
+        next_n[base] = n
+        taken.add(candidate)
         out.append(candidate)
     return out
 
@@ -47,8 +51,9 @@ def question(qid_words: str, data: dict[str, Any], exam: str, domain: str) -> st
     return slug(f"{exam}-{domain}-{qid_words}", 80)
 
 
-QUESTION_ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")  # option ids and tags
+# \Z, not $: `$` also matches before a final newline, and "x\n" would pass as an id.
+QUESTION_ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}\Z")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}\Z")  # option ids and tags
 
 
 def placeholder(what: str) -> str:

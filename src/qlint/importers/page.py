@@ -23,7 +23,8 @@ import re
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer
 from qlint.importers.common import option_ids, place, placeholder, question
 
-TITLE = re.compile(r"^(?P<exam>[A-Z0-9][A-Z0-9-]{1,31})\s+(?P<domain>.+?)\s+practice question\s*$", re.I)
+EXAM = re.compile(r"[A-Z0-9][A-Z0-9-]{1,31}", re.I)
+TITLE_END = "practice question"
 HEADINGS = {
     "common exam trap": "trap",
     "answer choices": "choices",
@@ -48,8 +49,21 @@ LABELS = {
 }
 VERDICT = re.compile(r"^([✓✔✗✘])\s*(.*)$")
 URL = re.compile(r"https?://\S+")
-ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
+ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}\Z")  # \Z: `$` lets a final newline through
 CHOICE_PREFIX = re.compile(r"^(?:[A-J][.)]|[-*•])\s+")
+
+
+def read_title(line: str) -> dict[str, str] | None:
+    """{"exam", "domain"} from '<EXAM> <Domain> Practice Question' (any case), or None. Split by
+    hand: the regex `\\s+(.+?)\\s+practice question\\s*$` took cubic time on a line of spaces."""
+    parts = line.split(None, 1)
+    if len(parts) != 2 or not EXAM.fullmatch(parts[0]):
+        return None
+    rest = parts[1].rstrip()
+    domain = rest[: -len(TITLE_END)]
+    if rest[-len(TITLE_END):].lower() != TITLE_END or not domain[-1:].isspace() or not domain.strip():
+        return None
+    return {"exam": parts[0], "domain": domain.rstrip()}
 
 
 def _norm(line: str) -> str:
@@ -80,7 +94,7 @@ def read_page(job: ImportJob) -> ImportResult:
         result.unmapped.append(Unmapped(0, "the page is empty"))
         return result
     title = lines[start].strip()
-    m = TITLE.match(title)
+    m = read_title(title)
     sections: dict[str, list[tuple[int, str]]] = {}
     section = "stem"
     q = Imported({}, start + 1)

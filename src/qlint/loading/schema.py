@@ -80,6 +80,16 @@ def quick_check(kind: str):
     return check
 
 
+# Ends every schema pattern: nothing may follow the match. Python's `$` also matches before a
+# final newline ("x\n" passed the id pattern); `\Z` is not ECMA-262, which editors use.
+END_GUARD = r"(?![\s\S])"
+
+
+def shown_pattern(pattern: str) -> str:
+    """A schema pattern as authors read it, without the end guard."""
+    return pattern.removesuffix(END_GUARD)
+
+
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
@@ -152,7 +162,8 @@ def _message(err: ValidationError) -> tuple[str, str, bool]:
     if v == "const":
         return pointer, f"{field}: expected {err.validator_value!r}, got {_short(inst)}", False
     if v == "pattern":
-        return pointer, f"{field}: {_short(inst)} is not in the expected form ({err.validator_value})", False
+        hint = "; it ends with a line break" if isinstance(inst, str) and inst.endswith(("\n", "\r")) else ""
+        return pointer, f"{field}: {_short(inst)} is not in the expected form ({shown_pattern(err.validator_value)}){hint}", False
     if v == "minLength":
         return pointer, f"{field}: must not be empty", False
     if v in ("minItems", "maxItems"):

@@ -394,7 +394,7 @@ _COMPONENT_SPLIT = re.compile(r"\s*(?:,|\+|\band\b|&)\s*")
 
 @per_text
 def components(text: str) -> tuple[tuple[str, ...], ...]:
-    body = plain(text)
+    body = " ".join(plain(text).split())  # `\s*` on a long run of spaces is quadratic; tokens ignore spacing
     # without a separator the split returns the text whole: skip the pattern, tried at every position
     parts = _COMPONENT_SPLIT.split(body) if any(c in body for c in (",", "+", "&", "and")) else [body]
     return tuple(f for f in (near_form(p) for p in parts) if f)

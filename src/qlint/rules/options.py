@@ -35,7 +35,9 @@ _COMBO_SPLIT = re.compile(r"\s*(?:,(?!\d{3}\b)|&|\+|\band\b|\bor\b)\s*(?:and\s+|
 _STATEMENT_NUMBER = re.compile(r"^(?:[1-9]|1[0-9])$")  # statements are numbered from 1, not "000" or "2024"
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 # numbered statements in the stem: "1. ...", "II) ...", "(3) ..." at a line start, or after a colon
-_NUMBERED_STEM = re.compile(r"(?:^|:)\s*\(?(?:[1-9]|[IVXivx]+)[.)]\s+\S", re.M)
+# (white space within the line only, taken whole: `^\s*` ran from every line start to the end of a
+# run of blank lines, which is quadratic)
+_NUMBERED_STEM = re.compile(r"(?:^|:)[^\S\n]*+\(?(?:[1-9]|[IVXivx]+)[.)]\s++\S", re.M)
 _ONLY = re.compile(r"\bonly\b", re.I)
 # "every 90 days", "every time", "every hour" are frequencies, not absolutes
 _EVERY_N = re.compile(r"\bevery\s+(?=\d|(?:time|minute|hour|day|night|week|month|year)s?\b)", re.I)
@@ -56,7 +58,9 @@ def combo_parts(text: str) -> tuple[str, ...] | None:
     first = view(text).tokens[:1]
     if first and first[0] not in _COMBO_FIRST and not first[0].isdigit():
         return None
-    core = _COMBO_TRIM.sub("", plain(text).strip())
+    # one space per white-space run first: the patterns' `\s*` retried at every space of a long
+    # run (quadratic; cubic for the trim's three in a row)
+    core = _COMBO_TRIM.sub("", " ".join(plain(text).split()))
     parts = [p.strip("()") for p in _COMBO_SPLIT.split(core) if p]
     if len(parts) < 2 and not (parts and _ONLY.search(text)):
         return None

@@ -16,7 +16,9 @@ from qlint.rules.lexicons import UNITS
 from qlint.text import STOPWORDS, plain, stem, tokens
 
 # "(Choose TWO.)", "Select three." at the end of a stem: a format note, not part of the lead-in.
-CHOOSE_NOTE = re.compile(r"\(?\s*(?:choose|select|pick)\s+(?:\w+)\s*(?:answers?|options?)?\.?\s*\)?\.?\s*$", re.I)
+# Possessive runs, and no start inside a white-space run: `\s*\.?\s*\)?\.?\s*$` backtracked in cubic time
+# on a run of spaces. (Same matches: no element after a run can take white space back.)
+CHOOSE_NOTE = re.compile(r"(?:\(|(?<!\s))\s*+(?:choose|select|pick)\s++\w++\s*+(?:answers?|options?)?\.?\s*+\)?\.?\s*+$", re.I)
 # A whitespace run after ., ?, ! or : and before more text, or a blank line. Written to start with
 # the whitespace (the lookbehind then checks the punctuation before it) rather than with the
 # lookbehind, so the search skips to whitespace instead of trying every position; same matches.

@@ -213,12 +213,14 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
 _UNFOCUSED = re.compile(
     r"^\s*(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+following|these|the\s+options|the\s+statements)\s+)?"
     r"(?:statements?\s+|options?\s+|answers?\s+|choices?\s+)?(?:(?:about|regarding|concerning|on|of)\s+[^?]{1,80}?\s+)?"
-    r"(?:is|are)\s+(?:\W*not\W*\s+)?(?:most\s+)?(?:true|correct|accurate|valid|right|false|incorrect)\b"
+    r"(?:is|are)\s++(?:\W*+not\W*+(?<=\s))?(?:most\s++)?(?:true|correct|accurate|valid|right|false|incorrect)\b"
     # the adjective ends the question, or a topic follows: "valid migration strategies" names what to pick
     r"(?=\s*(?:[?:.(]|$|(?:about|regarding|of|for|in|on|concerning|with|when|if|as|based)\b))", re.I)
+# (`\s+\W*` and `\W*\s+` split a run of spaces every way: quadratic. The possessive runs match the
+# same texts: a word follows each run, so a run is taken whole either way.)
 # "[...]", "…" and "(...)" stand for the missing words of a completion item, as "___" does
 _ELLIPSIS_BLANK = re.compile(r"\[\s*(?:\.\s*){3}\]|\(\s*(?:\.\s*){3}\)|\[\s*…\s*\]|\.{3}|…")
-_NUMBERED = re.compile(r"^\s*(?:\d+|[IVXivx]+)[.)]\s+\S", re.M)
+_NUMBERED = re.compile(r"^[^\S\n]*+(?:\d+|[IVXivx]+)[.)]\s++\S", re.M)  # (see options._NUMBERED_STEM)
 
 
 @rule("T005", "unfocused-stem", "warning",

@@ -29,8 +29,8 @@ def run(args: argparse.Namespace) -> int:
     if settings is None:
         return EXIT_ERROR
     config = settings.config
-    files, missing = discover(args.paths or [str(config.bank_dir)])
-    errors = [f"{display_path(m)}:1:1: Y010 no such file or directory" for m in missing]
+    files, problems = discover(args.paths or [str(config.bank_dir)])
+    errors = [f"{display_path(m)}:1:1: Y010 {why}" for m, why in problems]
     changes: list[Change] = []
     internal: list[str] = []
     for f in files:

@@ -20,10 +20,20 @@ from qlint.printable import printable
 MAX_SOURCE_BYTES = PackageLimits().max_entry_bytes
 
 
-def _sources(source: Path, imp: Importer) -> list[Path]:
-    if source.is_dir() and imp.reads != "package":  # a package importer takes the folder as one package
-        return sorted(p for p in source.rglob("*") if p.is_file() and p.suffix.lower() in imp.suffixes and not p.name.startswith("."))
-    return [source]
+def _sources(source: Path, imp: Importer, unreadable: list[tuple[str, str]]) -> list[Path]:
+    """The source files to read: `source`, or the files under it with the importer's suffixes.
+    Folders that cannot be listed go to `unreadable` (rglob would skip them in silence)."""
+    if not (source.is_dir() and imp.reads != "package"):  # a package importer takes the folder as one package
+        return [source]
+    found = []
+
+    def refused(exc: OSError) -> None:
+        unreadable.append((str(exc.filename or source), exc.strerror or str(exc)))
+
+    for folder, _dirs, names in os.walk(source, onerror=refused):  # symlinked folders are not entered
+        found += [p for p in map(Path(folder).joinpath, names)
+                  if p.is_file() and p.suffix.lower() in imp.suffixes and not p.name.startswith(".")]
+    return sorted(found)
 
 
 def _read(src: Path, imp: Importer, args: argparse.Namespace, exams) -> ImportResult:
@@ -95,7 +105,12 @@ def run(args: argparse.Namespace) -> int:
     unmapped = failed = 0
     planned: dict[Path, bytes | str] = {}  # target -> content, written together once all are ready (a dict: one lookup per file)
     internal: list[str] = []
-    for src in _sources(source, imp):
+    unreadable: list[tuple[str, str]] = []
+    sources = _sources(source, imp, unreadable)
+    for folder, why in unreadable:
+        print(f"{display_path(folder)}: error: cannot list this folder: {why}; its files were not imported", file=sys.stderr)
+        failed += 1
+    for src in sources:
         shown = display_path(str(src))
         try:
             result = _read(src, imp, args, settings.exams)

@@ -31,8 +31,8 @@ def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tup
     are what the text came from, so a file edited since then is not overwritten."""
     from qlint.formatter import kind_of  # the YAML editor's modules load only for this command
 
-    files, missing = discover(paths)
-    errors += [f"{display_path(m)}:1:1: no such file or directory" for m in missing]
+    files, problems = discover(paths)
+    errors += [f"{display_path(m)}:1:1: Y010 {why}" for m, why in problems]
     out = {}
     for f in files:
         if kind_of(f, config) != "question":

@@ -1,0 +1,74 @@
+"""Bounded work for any input: every importer, the Markdown renderer, every exporter and the lint
+get adversarial inputs of about 100 KB (tests/adversarial.py: runs of spaces and blank lines, deep
+nesting of brackets, lists and quotes, runs of emphasis markers and backticks, long lines).
+
+Each group runs in its own process under a 1 GiB address-space limit and a timeout, so a hang or
+a blow-up fails here instead of freezing the suite; the groups run side by side. Before the fixes
+(docs/safety.md, "Bounded work"): blank lines after the XML declaration hung the Moodle and QTI
+importers, a title line of spaces hung the page importer, a stem of `*a ` runs needed 5 GB to
+export, and a run of blank lines or spaces hung the lint and the HTML-to-Markdown conversion.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+GROUPS = ("page", "gift", "moodle", "qti21", "renderer", "exporters", "lint")
+LIMIT_BYTES = 1 << 30  # 1 GiB of address space: the 100 KB emphasis stem took 5 GB
+CASE_SECONDS = 10.0  # per case; generous for a shared machine (they take well under a second alone)
+GROUP_SECONDS = 150  # a hang is killed here and named by its last "start" line
+# Known residuals, quadratic with a small constant (2-5 s alone at 100 KB; docs/safety.md, "Bounded
+# work"): markdown-it scans ahead for the `]` of every `[`, and `qlint.text.plain` for the `)` or
+# `>` of every `](` or `<`. They get a looser bound; a hang still fails.
+RESIDUAL = {"renderer": ("open brackets", "nested brackets", "unclosed links", "unclosed images"),
+            "exporters": (), "lint": ("open brackets", "nested brackets", "unclosed links", "unclosed images", "angle brackets")}
+RESIDUAL_SECONDS = 40.0
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT_BYTES, LIMIT_BYTES))
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, tuple[int | None, str, str]]:
+    """group -> (exit code, or None when killed; stdout; stderr), all groups run at once."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "src"), os.environ.get("PYTHONPATH", "")])}
+    procs = {g: subprocess.Popen([sys.executable, str(HERE / "adversarial.py"), g], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=env, preexec_fn=_limit) for g in GROUPS}
+    deadline = time.monotonic() + GROUP_SECONDS
+    out = {}
+    for g, proc in procs.items():
+        try:
+            stdout, stderr = proc.communicate(timeout=max(1.0, deadline - time.monotonic()))
+            out[g] = (proc.returncode, stdout, stderr)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            stdout, stderr = proc.communicate()
+            out[g] = (None, stdout, stderr)
+    return out
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_adversarial_inputs_finish_in_bounded_time_and_memory(group, runs):
+    code, stdout, stderr = runs[group]
+    started = [ln.split("\t", 1)[1] for ln in stdout.splitlines() if ln.startswith("start\t")]
+    timed = dict(ln.split("\t") for ln in stdout.splitlines() if ln.count("\t") == 1 and not ln.startswith("start\t"))
+    if code is None:
+        pytest.fail(f"{group}: still running after {GROUP_SECONDS} s, at case {started[-1] if started else '?'!r}")
+    assert code == 0 and stdout.rstrip().endswith("done"), (
+        f"{group}: failed at case {started[-1] if started else '?'!r} (exit {code}; "
+        f"a MemoryError means over {LIMIT_BYTES >> 20} MiB)\n{stderr[-3000:]}")
+    assert len(timed) >= 5 and len(timed) == len(set(started)), stdout
+    def bound(case: str) -> float:
+        return RESIDUAL_SECONDS if case.split(":")[0] in RESIDUAL.get(group, ()) else CASE_SECONDS
+
+    slow = {case: float(s) for case, s in timed.items() if float(s) > bound(case)}
+    assert not slow, f"{group}: over {CASE_SECONDS} s: {slow}"
