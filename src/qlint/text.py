@@ -7,7 +7,9 @@ import re
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 # _WORD on lower-case ASCII with the trailing quotes and hyphens (that strip("-'") removes) left out
 _ASCII_WORD = re.compile(r"[a-z0-9](?:[a-z0-9'\-]*[a-z0-9])?")
-_MARKUP = re.compile(r"`{1,3}|\*{1,2}|_{2}|\[|\]\([^)]*\)|<[^>]+>")
+# A link target stops at the next `]` and a tag at the next `<`: an unclosed `](` or `<` no longer
+# scans to the end of the text from every one of them (quadratic on a run of them).
+_MARKUP = re.compile(r"`{1,3}|\*{1,2}|_{2}|\[|\]\([^)\]]*\)|<[^<>]+>")
 _MARKUP_CHAR = re.compile(r"[`*_\[\]<]")  # every match of _MARKUP starts with one of these
 
 STOPWORDS = frozenset(
