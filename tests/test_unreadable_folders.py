@@ -99,3 +99,15 @@ def test_real_permissions(tmp_path):
         locked.chmod(0o755)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "bank/mla-c01/locked:1:1: Y010" in proc.stdout
+
+
+@pytest.mark.parametrize("cache", [["--no-cache"], []])
+def test_checking_one_file_names_a_bank_folder_its_bank_rules_could_not_see(bank, capsys, cache):
+    """Pre-commit passes only staged files; bank rules then walk the bank for context, and a folder
+    they cannot list would hide its questions (a duplicate id there goes unseen)."""
+    one = "bank/mla-c01/model-development/open-question.yaml"
+    for _ in range(2):  # a warm run must say it too
+        code, out, err = run(capsys, "check", *cache, one)
+        assert code == 2, out + err
+        assert "bank/mla-c01/locked:1:1: Y010 cannot list this folder: Permission denied" in out, out
+        assert "not compared with the files checked" in out

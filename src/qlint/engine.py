@@ -269,15 +269,17 @@ def make_settings(config: Config, select=(), ignore=(), extend_select=(), previe
     return Settings(config, selection)
 
 
-def _context_files(settings: Settings, results: dict[str, FileResult]) -> list[str]:
-    """Bank question files that are not among `results` (the files asked for)."""
+def _context_files(settings: Settings, results: dict[str, FileResult],
+                   unreadable: list[tuple[str, str]] | None = None) -> list[str]:
+    """Bank question files that are not among `results` (the files asked for); bank folders that
+    cannot be listed go to `unreadable` as (folder, why)."""
     folder = settings.config.bank_dir
     if not folder.is_dir():
         return []
     # The walk starts at a resolved folder and enters no symlinked folder, so a file's real path
     # is its path unless the file itself is a link; a target whose absolute path is such a path
     # needs no realpath either (100k realpath calls cost 0.7 s).
-    files, links = walk(str(folder))
+    files, links = walk(str(folder), unreadable)
     exams = str(settings.config.exams_dir).rstrip(os.sep) + os.sep
     walked = {f for f in files if not f.startswith(exams)}
     seen = set()
@@ -316,11 +318,16 @@ def run_bank_rules(settings: Settings, results: dict[str, FileResult],
     rules = settings.selection.rules("bank")
     if not rules:
         return [], None
-    context = [] if whole_bank else _context_files(settings, results)
+    unlisted: list[tuple[str, str]] = []
+    context = [] if whole_bank else _context_files(settings, results, unlisted)
+    # a bank folder the walk could not list hides its questions from the bank rules: say so
+    blind = [_diag(RULES.get("Y010"), Severity.ERROR, display_path(folder),
+                   why.replace("were not checked", "were not compared with the files checked"), 1, 1)
+             for folder, why in unlisted]
     key = checker.bank_key(context + list(results), list(results)) if checker else None
     cached = checker.get_bank(key) if checker else None
     if cached is not None:
-        return [replace(d) for d in cached], None
+        return [replace(d) for d in cached] + blind, None
     bank = bank_context(settings, results, checker, context)
     by_name: dict[str, list[str]] = {}
 
@@ -352,7 +359,7 @@ def run_bank_rules(settings: Settings, results: dict[str, FileResult],
         out += place(items, text_of(results[path], settings), display_path(path), settings)
     if checker:
         checker.put_bank(key, out)
-    return out, bank
+    return out + blind, bank
 
 
 def _bank_findings(rules: list[Rule], bank: Bank, settings: Settings) -> list[tuple[Rule, list[Finding] | str]]:
