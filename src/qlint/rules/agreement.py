@@ -76,12 +76,14 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     "rather than ..." or a negation do not count) and whether the sentence refutes the named
     option ("X does not ...", "X is incorrect"), claims it is correct, or only describes it.
     Explaining the key and then refuting each distractor in turn is the normal shape and passes.
-    It reports:
-    - a key that the explanation names only in sentences that refute it;
-    - an explanation whose first sentence argues for a distractor, or that claims a distractor
-      is correct, while no sentence names a key without refuting it;
-    - an explanation that names none of this question's options and shares under a fifth of
-      its words with the stem and options (pasted from another question).
+    It reports, comparing options with each other rather than judging one alone:
+    - an explanation whose opening sentence argues for one distractor (names two of its words, or
+      all) with no word of any key, while no key is named as strongly elsewhere;
+    - a key refuted wherever it is named while one distractor is argued for;
+    - an explanation that names no key outside a refutation and argues for one distractor most;
+    - an explanation of eight words or more that names none of the options and shares under a
+      tenth of its words with the stem and options (pasted from another question).
+    Camel-case names are matched whole: "cloud" does not name "CloudTrail".
 
     A NOT / EXCEPT lead-in keys the option that fails, so the stance checks are skipped there.
 
@@ -196,12 +198,12 @@ def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
     """Each rationale argues the way `correct:` says: for the key, against a distractor.
 
     ## What it does
-    Reads each rationale against its own option. It reports a key whose rationale clearly
-    refutes it (a clause whose subject is the option, or "it", negates a predicate: "does not
-    provide", "cannot", "is not designed for"; or a verdict: "incorrect", "wrong"), and a
-    distractor whose rationale claims it is correct ("is the correct answer", "Correct:").
-    Negated burdens are praise, not refutation ("does not require servers", "no need to
-    manage"). Conditionals that describe another scenario ("would be the correct choice when",
+    Reads each rationale against its own option. It reports a key whose rationale gives an
+    explicit verdict against it (a clause whose subject is the option, or "it": "is incorrect",
+    "is not the right choice", "does not meet the requirement"), and a distractor whose
+    rationale claims it is correct ("is the correct answer", "Correct:"). A negation that
+    describes a feature is not a verdict ("no servers to manage", "has no permissions until
+    granted", "does not receive requests"). Conditionals that describe another scenario ("would be the correct choice when",
     "is the right choice if") are not claims. Only clear stances are judged: a rationale that
     only describes its option passes. NOT / EXCEPT lead-ins invert stances and are skipped.
 
