@@ -11,17 +11,24 @@ import pytest
 from conftest import REPO, require_shared
 
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
-TARGET_CLEAN = 0.03  # at most 3% of clean real items flagged by any key-agreement rule
+TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
 
-# Where the corpora do not reach the issue's targets yet, these floors (measured on this branch,
-# a few points below) keep the gap from widening; the report and docs/rules-design.md state it.
-FLOORS = {
-    ("sample-bank", "distractor-swap"): 0.80,  # 14 of 17 (95% CI 59-94%): one-word names the stem also uses
-    ("snts42-cloudcertprep", "key-moved"): 0.78,
-    ("kananinirav-clf-c02", "key-moved"): 0.50,
-    ("kananinirav-clf-c02", "foreign-expl"): 0.70,
+# "Caught" counts default rules only (K003, K011 while K004 and K010 are preview). Where default
+# rules do not reach the target, these floors hold the preview-inclusive rate (measured on this
+# branch, a few points below) so the gap does not widen; docs/rules-design.md states it.
+PREVIEW_FLOORS = {
+    ("sample-bank", "key-moved"): 0.90,
+    ("sample-bank", "key-swap"): 0.90,
+    ("sample-bank", "distractor-swap"): 0.80,  # 14 of 17: one-word names the stem also uses
+    ("sample-bank", "foreign-expl"): 0.70,
+    ("snts42-cloudcertprep", "key-moved"): 0.42,
+    ("snts42-cloudcertprep", "foreign-expl"): 0.84,
+    ("kananinirav-clf-c02", "key-moved"): 0.52,
+    ("kananinirav-clf-c02", "foreign-expl"): 0.62,
 }
-CLEAN_CEILING = {"snts42-cloudcertprep": 0.10}
+# Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
+# the estimated false-flag rate is held to the target, the raw rate to a ceiling.
+CLEAN_CEILING = {"snts42-cloudcertprep": 0.05}
 
 
 def _suite():
@@ -38,10 +45,17 @@ def _check(result, floors=None, clean_ceiling=None):
     for name, row in result.rows.items():
         if row.detectable < 10:
             continue  # too few to judge a rate
-        need = floors.get((result.corpus, name), TARGET_CAUGHT)
-        assert row.rate >= need, f"{result.corpus} {name}: caught {row.caught}/{row.detectable}, need {need:.0%}"
+        floor = floors.get((result.corpus, name))
+        if floor is None:
+            assert row.rate >= TARGET_CAUGHT, \
+                f"{result.corpus} {name}: default rules caught {row.caught}/{row.detectable}, need {TARGET_CAUGHT:.0%}"
+        else:
+            assert row.caught_all / row.detectable >= floor, \
+                f"{result.corpus} {name}: caught {row.caught_all}/{row.detectable} with preview, need {floor:.0%}"
     ceiling = (clean_ceiling or {}).get(result.corpus, TARGET_CLEAN)
     assert result.clean_rate <= ceiling, f"{result.corpus}: {result.clean_flagged}/{result.items} clean items flagged"
+    assert result.estimated_false <= TARGET_CLEAN * result.items, \
+        f"{result.corpus}: an estimated {result.estimated_false:.1f} of {result.items} clean items falsely flagged"
 
 
 def test_sample_bank_meets_the_targets():
@@ -49,7 +63,7 @@ def test_sample_bank_meets_the_targets():
     (result,) = cs.run(cs.bank_items(), seed=12)
     assert result.items >= 20
     assert sum(r.detectable for r in result.rows.values()) >= 50
-    _check(result, FLOORS)
+    _check(result, PREVIEW_FLOORS)
 
 
 def test_real_corpora_meet_the_targets():
@@ -58,7 +72,7 @@ def test_real_corpora_meet_the_targets():
     results = cs.run(cs.corpus_items(root), seed=12, limit=500)  # seeded sample: well under 30 s
     assert {r.corpus for r in results} == {"snts42-cloudcertprep", "kananinirav-clf-c02"}
     for result in results:
-        _check(result, FLOORS, CLEAN_CEILING)
+        _check(result, PREVIEW_FLOORS, CLEAN_CEILING)
 
 
 def test_detectability_does_not_read_the_rules():
@@ -81,3 +95,12 @@ def test_a_silent_checker_fails_the_suite():
     (result,) = cs.run(cs.bank_items(), seed=12, checker=Silent())
     with pytest.raises(AssertionError):
         _check(result)
+
+
+def test_only_default_rules_count_as_caught():
+    """Preview rules (off unless `preview = true`) are reported beside, never in, the caught count."""
+    cs = _suite()
+    assert "K004" not in cs.default_rules() and "K011" in cs.default_rules()
+    (result,) = cs.run(cs.bank_items(), seed=12)
+    moved = result.rows["key-moved"]
+    assert moved.caught_all > moved.caught  # preview K004/K010 catch what K003 alone does not

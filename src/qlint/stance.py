@@ -28,12 +28,17 @@ from qlint.model import Question
 from qlint.text import STOPWORDS
 
 _PREFIX = 5  # word forms compared by their first five letters after common suffixes are cut
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]{2}")  # "CloudTrail", "DynamoDB", "IAMRole"
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 
 def stem(word: str) -> str:
     """A coarse word key: "denies", "denying" and "deny" agree, as do "accounts" and "account".
-    Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap. (It also joins
-    "CloudTrail" and "cloud": a bank lexicon of names would keep them apart.)"""
+    Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap. A name written
+    in camel case ("CloudTrail", "DynamoDB") is kept whole, so "cloud" does not match it; pass
+    tokens with their case for that."""
+    if _CAMEL.search(word):
+        return word.lower()
     w = word.lower()
     if "-" in w or any(c.isdigit() for c in w):
         return w  # "multi-model" / "multi-container", "Cloud9" / "cloud": names differ past five letters
@@ -59,9 +64,11 @@ _VERDICT = frozenset("correct incorrect right wrong true false best answer choic
 
 @per_text
 def option_words(text: str) -> frozenset[str]:
-    """Stemmed content words of an option's text, names of two characters included."""
-    return frozenset(stem(t) for t in _parts(view(text).tokens)
-                     if len(t) >= _NAME_MIN and t not in STOPWORDS and t not in _VERDICT)
+    """Stemmed content words of an option's text, names of two characters included (tokens
+    keep their case so that camel-case names stay whole)."""
+    toks = [t.replace("’", "'").strip("-'") for t in _WORD.findall(view(text).plain)]
+    return frozenset(stem(t) for t in _parts(toks)
+                     if len(t) >= _NAME_MIN and t.lower() not in STOPWORDS and t.lower() not in _VERDICT)
 
 
 def _parts(tokens) -> list[str]:
@@ -114,8 +121,9 @@ def _scoped_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if r in _BREAKS:
             left = 0
             continue
-        low = r.lower().replace("’", "'").strip("-'")
-        keys = [stem(p) for p in _parts([low])]
+        cased = r.replace("’", "'").strip("-'")
+        low = cased.lower()
+        keys = [stem(p) for p in _parts([cased])]
         every += keys
         if low in _CONTRAST or low.endswith("n't"):
             left = _CONTRAST_SPAN
@@ -184,14 +192,14 @@ REFUTE = re.compile(rf"\b(?:{_NEG})\b(?!\s+(?:only|just|merely|always|necessaril
                     r"|\b(?:is|are) (?:the )?opposite of\b|\b(?:is|are) false\b"
                     r"|\b(?:incorrect|wrong|unsuitable|inappropriate|unrelated|irrelevant|insufficient|inadequate"
                     r"|not (?:the )?(?:correct|right|best|appropriate|suitable|ideal|answer|solution|designed|intended"
-                    r"|meant|relevant|related|responsible|capable|a|an))\b")
+                    r"|meant|relevant|related|responsible|capable|a|an))\b", re.I)
 CLAIM = re.compile(
     r"\b(?:is|are|be) (?:the |a |an )?(?:correct|right|best|only correct)"
     r"(?: (?:answer|choice|option|approach|solution|service|tool|way))?\b"
-    r"|\bcorrect (?:answer|choice)\b|^(?:correct|right)\b|\bmeets (?:the|all|every) requirements?\b")
+    r"|^(?:correct|right)\b|\bmeets (?:the|all|every) requirements?\b", re.I)
 # A claim in these frames describes another scenario, not this question.
-_CONDITIONAL = re.compile(r"\b(?:would|could|might|may|will)(?: (?:also|still|instead|then))? be\b")
-_SCENARIO = re.compile(r"^ ?(?:when|if|where|whenever|once|unless)\b")
+_CONDITIONAL = re.compile(r"\b(?:would|could|might|may|will)(?: (?:also|still|instead|then))? be\b", re.I)
+_SCENARIO = re.compile(r"^ ?(?:when|if|where|whenever|once|unless)\b", re.I)
 _PRONOUN_SUBJECT = frozenset("it this that these they this option the option choice answer correct right".split())
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n")
 _SUBJECT_WINDOW = 12  # tokens from the clause start within which the option must be named
@@ -199,9 +207,10 @@ _SUBJECT_WINDOW = 12  # tokens from the clause start within which the option mus
 
 @per_text
 def clauses(text: str) -> tuple[str, ...]:
-    """Sentences and semicolon clauses, lower-cased, markup removed, one space between words."""
+    """Sentences and semicolon clauses, markup removed, one space between words. Words keep their
+    case (camel-case names stay whole); the patterns that read them ignore case."""
     parts = _SENTENCE.split(view(text).plain.strip())
-    return tuple(" ".join(re.findall(r"[a-z0-9][a-z0-9'’\-]*|[,:]", p.lower().replace("’", "'"))) for p in parts
+    return tuple(" ".join(re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*|[,:]", p.replace("’", "'"))) for p in parts
                  if p.strip())
 
 
@@ -210,7 +219,7 @@ def _subject_is(clause_head: str, words: frozenset[str]) -> bool:
     toks = [t for t in clause_head.split() if t not in (",", ":")]
     if not toks:
         return True
-    if toks[0] in _PRONOUN_SUBJECT or toks[-1] in ("it", "this", "they"):
+    if toks[0].lower() in _PRONOUN_SUBJECT or toks[-1].lower() in ("it", "this", "they"):
         return True
     head = {stem(t) for t in toks[:_SUBJECT_WINDOW]}
     return bool(head & words)
@@ -218,12 +227,12 @@ def _subject_is(clause_head: str, words: frozenset[str]) -> bool:
 
 # Where the clause holding a negation starts. A subordinate clause ("where a single GPU cannot
 # hold the model", "which does not ...") describes something else: its negation is not a verdict.
-_COORD = re.compile(r",|\b(?:and|but|while|although|though|yet)\b")
+_COORD = re.compile(r",|\b(?:and|but|while|although|though|yet)\b", re.I)
 _SUBORD = re.compile(r"^\s*(?:where|which|who|whom|whose|that|because|since|when|if|unless|so|as|whereas"
-                     r"|even|until|once|whether)\b")
+                     r"|even|until|once|whether)\b", re.I)
 
 
-_SUBORD_IN = re.compile(r"\b(?:so that|that|which|where|who|whose|because|since|unless|until|whether|once)\b")
+_SUBORD_IN = re.compile(r"\b(?:so that|that|which|where|who|whose|because|since|unless|until|whether|once)\b", re.I)
 
 
 def _clause_head(sentence: str, at: int) -> str | None:
@@ -239,6 +248,40 @@ def _clause_head(sentence: str, at: int) -> str | None:
         first = before[: next(m.start() for m in _COORD.finditer(before))]
         return first
     return segment
+
+
+# An explicit verdict against an option: no description of a feature ("no servers to manage",
+# "have no permissions until granted") reads as one.
+VERDICT_AGAINST = re.compile(
+    r"\b(?:incorrect|wrong)\b"
+    r"|\bnot (?:the |a |an )?(?:correct|right|best|valid|appropriate|suitable)(?: (?:answer|choice|option|solution))?\b"
+    r"|\bnot (?:the|an?) (?:answer|solution)\b"
+    r"|\b(?:does|do|did|would|will|could|can)(?: not|n't)|cannot\b", re.I)
+_UNMET = re.compile(r"^\s*(?:meet|satisfy|fulfil|fulfill|address|solve)\s+(?:the|this|these|that|any|all|every)"
+                    r"\b[^,;:.]{0,40}?\b(?:requirements?|need|needs|criteria|criterion|problem|goal|scenario)\b", re.I)
+
+
+def rejects(text: str, words: frozenset[str]) -> str | None:
+    """The verdict if a main clause whose subject is the option (or a pronoun) says explicitly
+    that it is not the answer ("is incorrect", "is not the right choice", "does not meet the
+    requirement"); else None. Narrower than `refutes`, which also reads negated features."""
+    for c in clauses(text):
+        for m in VERDICT_AGAINST.finditer(c):
+            said = m.group(0)
+            if said.lower().startswith(("does", "do", "did", "would", "will", "could", "can")):
+                tail = _UNMET.match(c[m.end():])
+                if not tail:
+                    continue
+                said += " " + tail.group(0).strip()
+            if _CONDITIONAL_NOT.search(c[m.end(): m.end() + 40]):
+                continue
+            head = _clause_head(c, m.start())
+            if head is not None and _subject_is(head, words):
+                return said
+    return None
+
+
+_CONDITIONAL_NOT = re.compile(r"^[^,;:.]{0,30}\b(?:if|unless|when|without)\b", re.I)
 
 
 def refutes(text: str, words: frozenset[str]) -> str | None:
@@ -260,7 +303,7 @@ def claims(text: str, words: frozenset[str]) -> str | None:
             before = c[: m.start()]
             if _CONDITIONAL.search(c[max(0, m.start() - 25): m.end()]) or _SCENARIO.match(c[m.end():]):
                 continue
-            if re.search(r"\b(?:not|n't|never|no|neither|nor|cannot)\b|n't\b", before[-30:]):
+            if re.search(r"\b(?:not|n't|never|no|neither|nor|cannot)\b|n't\b", before[-30:], re.I):
                 continue
             if _subject_is(before, words):
                 return m.group(0).strip()

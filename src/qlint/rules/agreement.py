@@ -15,7 +15,7 @@ from qlint.rules import Finding, rule
 from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
-from qlint.stance import claims, identity, mentions, option_words, prefers, refutes
+from qlint.stance import claims, identity, mentions, option_words, prefers, refutes, rejects
 
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
 
@@ -76,12 +76,14 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     "rather than ..." or a negation do not count) and whether the sentence refutes the named
     option ("X does not ...", "X is incorrect"), claims it is correct, or only describes it.
     Explaining the key and then refuting each distractor in turn is the normal shape and passes.
-    It reports:
-    - a key that the explanation names only in sentences that refute it;
-    - an explanation whose first sentence argues for a distractor, or that claims a distractor
-      is correct, while no sentence names a key without refuting it;
-    - an explanation that names none of this question's options and shares under a fifth of
-      its words with the stem and options (pasted from another question).
+    It reports, comparing options with each other rather than judging one alone:
+    - an explanation whose opening sentence argues for one distractor (names two of its words, or
+      all) with no word of any key, while no key is named as strongly elsewhere;
+    - a key refuted wherever it is named while one distractor is argued for;
+    - an explanation that names no key outside a refutation and argues for one distractor most;
+    - an explanation of eight words or more that names none of the options and shares under a
+      tenth of its words with the stem and options (pasted from another question).
+    Camel-case names are matched whole: "cloud" does not name "CloudTrail".
 
     A NOT / EXCEPT lead-in keys the option that fails, so the stance checks are skipped there.
 
@@ -107,44 +109,84 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     if not keys or not q.explanation.strip():
         return  # K002 reports a missing key; the schema a missing explanation
     reading = _reading(q)
-    ident = identity(q)
-    named_any = any(named for _s, named in reading)
-    if not named_any:
+    if not any(named for _s, named in reading):
         words = option_words(q.explanation)
-        shared = len(words & _question_words(q)) / max(1, len(words))
-        if words and shared < 0.2:
+        shared = len(words & _question_words(q))
+        # a pasted explanation shares almost nothing; a short one (a link, "See docs") says too
+        # little to judge, and a paraphrase of the key still shares the question's vocabulary
+        if len(words) >= _FOREIGN_MIN_WORDS and shared < _FOREIGN_SHARE * len(words):
             yield Finding("/explanation", "the explanation names none of this question's options and shares "
-                                          f"{shared:.0%} of its words with it: was it pasted from another question?")
+                                          f"{shared} of its {len(words)} words with it: was it pasted from another "
+                                          "question?")
         return
     if negative_stem(q):
         return
-    is_key = {k.index for k in keys}
-    stances: dict[int, list[str]] = {}
-    for _sent, named in reading:
+    found = _argues_for_distractor(q)
+    if found is not None:
+        key = q.keys[0]
+        yield Finding("/explanation", f"the explanation argues for {_name(q.options[found])!r} (a distractor) and "
+                                      f"never names the key {_name(key)!r} except to refute it")
+
+
+_FOREIGN_MIN_WORDS = 8
+_FOREIGN_SHARE = 0.10
+
+
+@per_question
+def _own_words(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, its words that no other option has, the stem's words included: an explanation
+    that says "database" names the key "Database Migration Service" even when the stem says it."""
+    words = [option_words(o.text) for o in q.options]
+    ident = identity(q)
+    return tuple(ident[i] | (w - frozenset().union(*(v for j, v in enumerate(words) if j != i)))
+                 for i, w in enumerate(words))
+
+
+@per_question
+def _argues_for_distractor(q: Question) -> int | None:
+    """The distractor the explanation clearly argues for instead of the key, or None.
+
+    Comparative, not absolute. Per option, its strength is the most identity words one sentence
+    names outside contrasts, over the sentences that do not refute it. Reported: a distractor
+    named (two identity words, or all) in the opening sentence, where an explanation states its
+    answer, while that sentence has no word of any key and no key is named elsewhere as strongly;
+    or, when every key is named nowhere outside a refutation, the one distractor argued for most."""
+    ident = identity(q)
+    is_key = {k.index for k in q.keys}
+    if any(not ident[k] for k in is_key):
+        return None  # a key no word tells apart: nothing to compare
+    reading = _reading(q)
+    strength: dict[int, int] = {}
+    key_free = True  # no key word outside a sentence that refutes that key
+    for sent, named in reading:
+        stances = dict(named)
         for i, stance in named:
-            stances.setdefault(i, []).append(stance)
-    key_argued = any(s != "refute" for k in is_key for s in stances.get(k, ()))
-    for k in keys:
-        seen = stances.get(k.index)
-        if seen and all(s == "refute" for s in seen):
-            yield Finding("/explanation", f"the explanation refutes the key {_name(k)!r} in every sentence that names it")
-            return
-    lead = reading[0][1] if reading else ()
-    for i, stance in lead:
-        # the opening sentence is where an explanation states its answer
-        if (i not in is_key and stance != "refute" and not any(j in is_key for j, _ in lead)
-                and 2 * mentions(reading[0][0], ident[i], free_only=True) > len(ident[i])):
-            yield Finding("/explanation", f"the explanation opens by arguing for {_name(q.options[i])!r} (a distractor), "
-                                          "not the key")
-            return
-    if key_argued:
-        return
-    for _sent, named in reading:
-        for i, stance in named:
-            if i not in is_key and stance == "claim":
-                yield Finding("/explanation", f"the explanation affirms the distractor {_name(q.options[i])!r} "
-                                              "and never the key")
-                return
+            if stance != "refute":
+                strength[i] = max(strength.get(i, 0), mentions(sent, ident[i], free_only=True))
+        for k in is_key:
+            if stances.get(k) != "refute" and mentions(sent, _own_words(q)[k], free_only=True):
+                key_free = False
+    key_best = max((strength.get(k, 0) for k in is_key), default=0)
+    opening, lead = reading[0] if reading else ("", ())
+    if not any(mentions(opening, _own_words(q)[k]) for k in is_key):
+        lead_dis = sorted(((strength.get(i, 0), i) for i, st in lead if i not in is_key and st != "refute"),
+                          reverse=True)
+        if len(lead_dis) == 1 or (len(lead_dis) > 1 and lead_dis[0][0] > lead_dis[1][0]):
+            n, i = lead_dis[0]
+            if n > key_best:
+                return i
+    ranked = sorted(((n, i) for i, n in strength.items() if i not in is_key), reverse=True)
+    for k in is_key:  # a key refuted wherever it is named, while a distractor is argued for
+        said = [st for _s, named in reading for i, st in named if i == k]
+        if said and all(st == "refute" for st in said) and ranked and ranked[0][0] >= min(2, len(ident[ranked[0][1]])):
+            if len(ranked) == 1 or ranked[1][0] < ranked[0][0]:
+                return ranked[0][1]
+    if not key_free:
+        return None
+    ranked = sorted(((n, i) for i, n in strength.items() if i not in is_key), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None  # no distractor argued for, or two equally: no single one to name
+    return ranked[0][1]
 
 
 @rule(
@@ -156,12 +198,12 @@ def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
     """Each rationale argues the way `correct:` says: for the key, against a distractor.
 
     ## What it does
-    Reads each rationale against its own option. It reports a key whose rationale clearly
-    refutes it (a clause whose subject is the option, or "it", negates a predicate: "does not
-    provide", "cannot", "is not designed for"; or a verdict: "incorrect", "wrong"), and a
-    distractor whose rationale claims it is correct ("is the correct answer", "Correct:").
-    Negated burdens are praise, not refutation ("does not require servers", "no need to
-    manage"). Conditionals that describe another scenario ("would be the correct choice when",
+    Reads each rationale against its own option. It reports a key whose rationale gives an
+    explicit verdict against it (a clause whose subject is the option, or "it": "is incorrect",
+    "is not the right choice", "does not meet the requirement"), and a distractor whose
+    rationale claims it is correct ("is the correct answer", "Correct:"). A negation that
+    describes a feature is not a verdict ("no servers to manage", "has no permissions until
+    granted", "does not receive requests"). Conditionals that describe another scenario ("would be the correct choice when",
     "is the right choice if") are not claims. Only clear stances are judged: a rationale that
     only describes its option passes. NOT / EXCEPT lead-ins invert stances and are skipped.
 
@@ -188,7 +230,7 @@ def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
         if text is None:
             continue  # K001's finding
         if o.correct:
-            said = refutes(text, ident[o.index])
+            said = rejects(text, ident[o.index])
             if said:
                 yield Finding(f"{o.pointer}/rationale", f"the key {o.id!r} has a rationale that argues against it ({said!r})")
         else:
