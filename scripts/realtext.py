@@ -44,6 +44,7 @@ from qlint.rules import RULES  # noqa: E402
 from qlint.runner import RunOptions  # noqa: E402
 
 JUDGMENTS = REPO / "tests" / "real" / "judgments.jsonl"
+DOC_BEGIN, DOC_END = "<!-- realtext:begin -->", "<!-- realtext:end -->"
 SUMMARY = REPO / "tests" / "real" / "precision.json"
 DRAW_N = 20
 DRAW_SEED = 2026
@@ -230,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=0)
     ap.add_argument("--write-summary", action="store_true", help=f"write {SUMMARY.relative_to(REPO)}")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    ap.add_argument("--update-doc", type=Path, metavar="MD",
+                    help=f"replace the table between the {DOC_BEGIN} / {DOC_END} markers in this Markdown file")
     args = ap.parse_args(argv)
     if not corpora.available():
         print(f"qlint: the corpora are not at {corpora.CORPORA} (set QLINT_SHARED to the shared folder)",
@@ -252,6 +255,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(rows, indent=1))
     else:
         print(table(rows, len(items)))
+    if args.update_doc:
+        doc = args.update_doc.read_text(encoding="utf-8")
+        head, _, rest = doc.partition(DOC_BEGIN)
+        _, _, tail = rest.partition(DOC_END)
+        if not rest or DOC_END not in rest:
+            print(f"qlint: {args.update_doc}: no {DOC_BEGIN} ... {DOC_END} markers", file=sys.stderr)
+            return 2
+        args.update_doc.write_text(f"{head}{DOC_BEGIN}\n{table(rows, len(items))}\n{DOC_END}{tail}", encoding="utf-8")
     if args.write_summary:
         SUMMARY.parent.mkdir(parents=True, exist_ok=True)
         SUMMARY.write_text(json.dumps({"questions": len(items), "n": args.n, "seed": args.seed, "rules": rows},
