@@ -82,3 +82,11 @@ def test_summary_is_what_the_rules_and_judgments_give_today(summary, realtext):
     stale = [f"{code}: {f} is {rows[code][f]!r}, the summary says {summary['rules'].get(code, {}).get(f)!r}"
              for code in rows for f in fields if summary["rules"].get(code, {}).get(f) != rows[code][f]]
     assert not stale, "run `scripts/realtext.py --write-summary`:\n" + "\n".join(stale[:20])
+
+
+def test_the_docs_table_is_the_summary(summary, realtext):
+    """docs/rules-design.md shows the table `scripts/realtext.py --update-doc` writes from the summary."""
+    doc = (REPO / "docs" / "rules-design.md").read_text(encoding="utf-8")
+    shown = doc.split(realtext.DOC_BEGIN, 1)[1].split(realtext.DOC_END, 1)[0].strip()
+    assert shown == realtext.table(summary["rules"], summary["questions"]).strip(), \
+        "run `scripts/realtext.py --write-summary --update-doc docs/rules-design.md`"
