@@ -44,6 +44,19 @@ def random_sets(seed: int, count: int = 300) -> list[frozenset[int]]:
     return sets
 
 
+def script(name: str):
+    """scripts/<name>.py as a module, loaded once (registered first: dataclasses need that)."""
+    import importlib.util
+    import sys
+
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def shared_dir() -> Path:
     """`QLINT_SHARED` if set, else `../shared` beside the project root."""
     return Path(os.environ.get("QLINT_SHARED", REPO.parent / "shared"))

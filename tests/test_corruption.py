@@ -3,12 +3,10 @@ of real questions and stay quiet on the uncorrupted ones (issue 12 point 3)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 
 import pytest
 
-from conftest import REPO, require_shared
+from conftest import require_shared, script
 
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
 TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
@@ -32,12 +30,7 @@ CLEAN_CEILING = {"snts42-cloudcertprep": 0.05}
 
 
 def _suite():
-    if "corruption" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("corruption", REPO / "scripts" / "corruption.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["corruption"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["corruption"]
+    return script("corruption")
 
 
 def _check(result, floors=None, clean_ceiling=None):

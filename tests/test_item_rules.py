@@ -3,9 +3,7 @@ scoring script's statistics, the labelled set, and the sample bank under every r
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,19 +17,13 @@ from qlint.rules.letters import criterion
 from qlint.rules.parsing import lead_in, letter_refs, parse_numeric
 from qlint.rules.stem import negative_lead_words
 
-from conftest import REPO, require_shared
+from conftest import REPO, require_shared, script
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _script():
-    """scripts/rule_quality.py as a module (registered first: its dataclasses need that)."""
-    if "rule_quality" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("rule_quality", REPO / "scripts" / "rule_quality.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["rule_quality"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["rule_quality"]
+    return script("rule_quality")
 
 
 def _diagnostics(path: Path) -> list[tuple[str, str]]:

@@ -4,13 +4,11 @@ matches what the rules and judgments give today."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 
 import pytest
 
-from conftest import REPO, require_shared
+from conftest import REPO, require_shared, script
 from qlint.diagnostic import Severity
 from qlint.rules import RULES
 
@@ -19,11 +17,7 @@ JUDGMENTS = REPO / "tests" / "real" / "judgments.jsonl"
 
 
 def _realtext():
-    spec = importlib.util.spec_from_file_location("realtext", REPO / "scripts" / "realtext.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("realtext", module)
-    spec.loader.exec_module(module)
-    return module
+    return script("realtext")
 
 
 @pytest.fixture(scope="module")
