@@ -54,11 +54,6 @@ HTML: dict[str, str] = {
 }
 
 
-# Known residual, in libraries: mdformat looks each text node up among its siblings (list.index),
-# quadratic in the nodes of one paragraph. Not run here; docs/safety.md, "Bounded work".
-SLOW_MARKDOWN = {"backtick words"}
-
-
 def _time(out, name: str, work: Callable[[], object]) -> None:
     print(f"start\t{name}", file=out, flush=True)
     t0 = time.perf_counter()
@@ -230,8 +225,7 @@ def renderer(out, tmp: Path) -> None:
 
     for name, text in TEXT.items():
         _time(out, name + ": html", lambda: (render(text), render_inline(text), image_paths(text + "![")))
-        if name not in SLOW_MARKDOWN:
-            _time(out, name + ": markdown", lambda: to_markdown(text + "<b>"))  # "<" forces the full re-render
+        _time(out, name + ": markdown", lambda: to_markdown(text + "<b>"))  # "<" forces the full re-render
 
 
 def exporters(out, tmp: Path) -> None:

@@ -11,15 +11,40 @@ from typing import Mapping
 
 import mdformat_tables
 from markdown_it.token import Token
-from mdformat.renderer import MDRenderer
+from mdformat.renderer import MDRenderer, RenderTreeNode
 
 from qlint.exporters._content import _md, rewrite_images
 
 _OPTIONS = {"parser_extension": [mdformat_tables], "mdformat": {"number": True}}
 
 
+class _Node(RenderTreeNode):
+    """mdformat's tree node with sibling look-ups in constant time: the stock ones search the
+    parent's children for the node (`list.index`), and every text node asks, so a paragraph of
+    many inline parts (100 KB of code spans) took quadratic time."""
+
+    def _at(self) -> int:
+        parent = self.parent
+        if parent is None:
+            return 0
+        places = parent.__dict__.get("_places")
+        if places is None:
+            places = parent.__dict__["_places"] = {id(c): i for i, c in enumerate(parent.children)}
+        return places[id(self)]
+
+    @property
+    def next_sibling(self):
+        i, kin = self._at(), self.siblings
+        return kin[i + 1] if i + 1 < len(kin) else None
+
+    @property
+    def previous_sibling(self):
+        i = self._at()
+        return self.siblings[i - 1] if i > 0 else None
+
+
 def _render(tokens: list[Token]) -> str:
-    return MDRenderer().render(tokens, _OPTIONS, {}).strip("\n")
+    return MDRenderer().render_tree(_Node(tokens), _OPTIONS, {}).strip("\n")
 
 
 def to_markdown(text: str, urls: Mapping[str, str] | None = None) -> str:

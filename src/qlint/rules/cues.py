@@ -106,7 +106,7 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
     longest = max((chars[d.index] for d in q.distractors), default=0)
     if not longest or any(chars[k.index] <= longest for k in q.keys):
         return
-    most_words = max(_words(d.text) for d in q.distractors)
+    most_words = max(1, max(_words(d.text) for d in q.distractors))  # a distractor of symbols only has 0
     for k in q.keys:
         c_ratio, words = chars[k.index] / longest, _words(k.text)
         if c_ratio <= ratio or words < min_words or words <= most_words or c_ratio * words / most_words < margin:
