@@ -56,7 +56,7 @@ from qlint.model import Question  # noqa: E402
 from qlint.project.config import load_config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 
-KEY_RULES = ("K003", "K004", "K010", "K011")
+KEY_RULES = ("K003", "K004", "K010", "K011", "K012")
 CORRUPTIONS = ("key-moved", "key-swap", "distractor-swap", "foreign-expl")
 TARGET_CAUGHT = 0.90
 TARGET_CLEAN = 0.03

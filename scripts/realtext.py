@@ -55,7 +55,7 @@ ABSENT = (
     ("K003", "trap", "has no 'trap'"),
     ("K005", "right_when", "add right_when"),
 )
-READS_EXPLANATION = {"K004", "K009"}
+READS_EXPLANATION = {"K004", "K009", "K012"}
 
 # Rules whose verdict is a fact of the file, not a judgement of its text (schema, syntax, unique
 # ids, suppression comments, forbidden or hidden characters): the precision bar is for heuristics.

@@ -11,7 +11,7 @@ from conftest import require_shared, script
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
 TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
 
-# "Caught" counts default rules only (K003, K011 while K004 and K010 are preview). Where default
+# "Caught" counts default rules only (K003, K011, K012 while K004 and K010 are preview). Where default
 # rules do not reach the target, these floors hold the preview-inclusive rate (measured on this
 # branch, a few points below) so the gap does not widen; docs/rules-design.md states it.
 PREVIEW_FLOORS = {
@@ -23,6 +23,13 @@ PREVIEW_FLOORS = {
     ("snts42-cloudcertprep", "foreign-expl"): 0.84,
     ("kananinirav-clf-c02", "key-moved"): 0.52,
     ("kananinirav-clf-c02", "foreign-expl"): 0.62,
+}
+# K012 (default) catches most pasted explanations; these floors hold its default-rule rate a few
+# points below what it measures (an explanation that is only a link says too little to judge).
+DEFAULT_FLOORS = {
+    ("sample-bank", "foreign-expl"): 0.70,
+    ("snts42-cloudcertprep", "foreign-expl"): 0.85,
+    ("kananinirav-clf-c02", "foreign-expl"): 0.75,
 }
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.
@@ -45,6 +52,9 @@ def _check(result, floors=None, clean_ceiling=None):
         else:
             assert row.caught_all / row.detectable >= floor, \
                 f"{result.corpus} {name}: caught {row.caught_all}/{row.detectable} with preview, need {floor:.0%}"
+        low = DEFAULT_FLOORS.get((result.corpus, name)) if floors else None
+        if low is not None:
+            assert row.rate >= low, f"{result.corpus} {name}: default rules caught {row.caught}/{row.detectable}, need {low:.0%}"
     ceiling = (clean_ceiling or {}).get(result.corpus, TARGET_CLEAN)
     assert result.clean_rate <= ceiling, f"{result.corpus}: {result.clean_flagged}/{result.items} clean items flagged"
     assert result.estimated_false <= TARGET_CLEAN * result.items, \

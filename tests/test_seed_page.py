@@ -12,7 +12,7 @@ from authoring_helpers import make_project, run
 from conftest import REPO, require_shared
 
 SEED = ("seeds", "000_29ab6b21403c29f5.txt")
-KEY_AGREEMENT = {"K003", "K004", "K010", "K011"}
+KEY_AGREEMENT = {"K003", "K004", "K010", "K011", "K012"}
 
 
 def _diagnostics(root: Path, path: Path):

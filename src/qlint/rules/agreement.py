@@ -7,6 +7,7 @@ How a text is read (which option it names, whether it argues for or against it) 
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from qlint.analysis import per_question, view
@@ -15,7 +16,8 @@ from qlint.rules import Finding, rule
 from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
-from qlint.stance import claims, identity, mentions, option_words, prefers, refutes, rejects
+from qlint.names import abbreviations, expand, question_keys, text_keys
+from qlint.stance import _CAMEL, claims, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
 
@@ -54,14 +56,6 @@ def _reading(q: Question) -> tuple[tuple[str, tuple[tuple[int, str], ...]], ...]
     return tuple(out)
 
 
-@per_question
-def _question_words(q: Question) -> frozenset[str]:
-    words: set[str] = set(option_words(q.stem))
-    for o in q.options:
-        words |= option_words(o.text)
-    return frozenset(words)
-
-
 @rule(
     "K004", "key-agreement", "error",
     source=_SOURCE + "; MedIWF anchoring rule",
@@ -69,6 +63,8 @@ def _question_words(q: Question) -> frozenset[str]:
 )
 def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     """The explanation argues for the key, sentence by sentence.
+
+    An explanation written for another question is K012's finding.
 
     ## What it does
     Reads the explanation one sentence at a time. In each sentence it finds the options named
@@ -81,8 +77,6 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
       all) with no word of any key, while no key is named as strongly elsewhere;
     - a key refuted wherever it is named while one distractor is argued for;
     - an explanation that names no key outside a refutation and argues for one distractor most;
-    - an explanation of eight words or more that names none of the options and shares under a
-      tenth of its words with the stem and options (pasted from another question).
     Camel-case names are matched whole: "cloud" does not name "CloudTrail".
 
     A NOT / EXCEPT lead-in keys the option that fails, so the stance checks are skipped there.
@@ -108,17 +102,6 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     keys = q.keys
     if not keys or not q.explanation.strip():
         return  # K002 reports a missing key; the schema a missing explanation
-    reading = _reading(q)
-    if not any(named for _s, named in reading):
-        words = option_words(q.explanation)
-        shared = len(words & _question_words(q))
-        # a pasted explanation shares almost nothing; a short one (a link, "See docs") says too
-        # little to judge, and a paraphrase of the key still shares the question's vocabulary
-        if len(words) >= _FOREIGN_MIN_WORDS and shared < _FOREIGN_SHARE * len(words):
-            yield Finding("/explanation", "the explanation names none of this question's options and shares "
-                                          f"{shared} of its {len(words)} words with it: was it pasted from another "
-                                          "question?")
-        return
     if negative_stem(q):
         return
     found = _argues_for_distractor(q)
@@ -126,10 +109,6 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
         key = q.keys[0]
         yield Finding("/explanation", f"the explanation argues for {_name(q.options[found])!r} (a distractor) and "
                                       f"never names the key {_name(key)!r} except to refute it")
-
-
-_FOREIGN_MIN_WORDS = 8
-_FOREIGN_SHARE = 0.10
 
 
 @per_question
@@ -277,3 +256,81 @@ def rationale_alignment(q: Question, ctx) -> Iterator[Finding]:
                 yield Finding(f"{o.pointer}/rationale",
                               f"the rationale of {o.id!r} is about {_name(other)!r} rather than its own option")
                 break
+
+
+_FOREIGN_MIN_WORDS = 8  # a short explanation (a link, "See the docs") says too little to judge
+_FOREIGN_SHARE = 1 / 12
+
+
+def _names_an_option(q: Question, text: str) -> bool:
+    """True if `text` names some option: two of its identity words; its one identity word when
+    that word is a name (capitalised past the option's first word, or the option's only word
+    besides the vendor); a camel-case name in any case ("cloudwatch"); or an abbreviation
+    ("SQS" for "Simple Queue Service", short forms the question defines included). One common
+    word ("region", "secure") is not enough: a pasted explanation shares such words by chance."""
+    ident = identity(q)
+    keys = expand(q, text_keys(text))
+    lower = {t.lower() for t in _ALNUM.findall(text)}
+    for o in q.options:
+        words = ident[o.index]
+        toks = _ALNUM.findall(o.text)
+        if abbreviations(o.text) & keys or any(_CAMEL.search(t) and t.lower() in lower for t in toks):
+            return True
+        if len(words) >= 2 and mentions(text, words) >= 2:
+            return True
+        if words and mentions(text, words) == len(words) and _is_name(toks, words):
+            return True
+    return False
+
+
+_ALNUM = re.compile(r"[A-Za-z0-9]+")
+_VENDOR_WORDS = frozenset({"amazon", "aws"})
+
+
+def _is_name(toks: list[str], words: frozenset[str]) -> bool:
+    if len([t for t in toks if t.lower() not in _VENDOR_WORDS]) == 1:
+        return True
+    return any(stem(t) in words and (t[:1].isupper() or any(c.isdigit() for c in t)) for t in toks[1:])
+
+
+@rule(
+    "K012", "foreign-explanation", "warning",
+    source=_SOURCE,
+)
+def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
+    """The explanation belongs to this question.
+
+    ## What it does
+    Reports an explanation of eight distinct content words or more that names none of the
+    options and shares under a twelfth of its words and names with the stem and the option
+    texts. An option is named by two of its distinctive words, by its one distinctive word when
+    that is a name ("Artifact" in "AWS Artifact", a one-word option), by a camel-case name in any
+    case ("cloudwatch"), or by an abbreviation ("SQS" for "Simple Queue Service", a short form the
+    question defines as "Long Name (LN)"). The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
+
+    ## Why it matters
+    An explanation pasted from a neighbouring question (a copy slip, a bank merged by position)
+    reads fluently and passes every other check, but teaches nothing about this question.
+
+    ## Example
+    ```yaml
+    stem: A transformer exceeds one GPU's memory. Which strategy splits its layers across GPUs?
+    options: [Data parallelism, Model parallelism, Hyperparameter search]
+    explanation: Lifecycle policies move infrequently read objects to a cheaper storage class after thirty days.
+    ```
+
+    ## Fix
+    Write the explanation for this question: say why the key is right, naming it.
+    ```yaml
+    explanation: Model parallelism splits the layers across GPUs, so each holds part of the weights.
+    ```
+    """
+    text = q.explanation
+    if not text.strip() or _names_an_option(q, text):
+        return
+    words = text_keys(text)
+    shared = len(words & question_keys(q))
+    if len(words) >= _FOREIGN_MIN_WORDS and shared < _FOREIGN_SHARE * len(words):
+        yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
+                                      f"{len(words)} words with the stem and options: was it written for another "
+                                      "question?")

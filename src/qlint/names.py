@@ -1,0 +1,95 @@
+"""Names in teaching text: the keys a text shares with a question, abbreviations included.
+
+An explanation names "Amazon Simple Queue Service" as often by "SQS" as by its words, and a
+question may define its own short forms ("Key Management Service (KMS)"). A text's *keys* are
+its content words (`qlint.stance.option_words`) plus, for each run of capitalised words, the
+initials of the run ("=sqs"), and each all-capital word ("=kms"). The vendor prefix ("Amazon",
+"AWS") is left out: it is in nearly every option and names none of them.
+
+Every function here is pure and memoised per string or per question (`qlint.analysis`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from qlint.analysis import per_question, per_text, view
+from qlint.model import Question
+from qlint.stance import option_words, stem
+
+_VENDOR = frozenset({"amazon", "aws"})
+VENDOR_KEYS = frozenset({stem("amazon"), stem("aws"), "=aws"})
+_CONNECT = frozenset({"of", "and", "for", "to", "&"})
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*|[^\sA-Za-z0-9]")
+# "Long Name (LN)" or "Long Name (the Short Name)": either side names the other
+_ALIAS = re.compile(r"((?:[A-Z][\w\-]*\s+){1,6})\((?:the\s+)?([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,2})\)")
+
+
+def _runs(text: str) -> list[list[str]]:
+    """Runs of capitalised words; connectors ("of", "and") inside a run are kept."""
+    runs: list[list[str]] = []
+    cur: list[str] = []
+    for t in _TOKEN.findall(text) + ["."]:
+        if t[:1].isupper() or (cur and t.lower() in _CONNECT):
+            cur.append(t)
+            continue
+        while cur and cur[-1].lower() in _CONNECT:
+            cur.pop()
+        if cur:
+            runs.append(cur)
+        cur = []
+    return runs
+
+
+@per_text
+def abbreviations(text: str) -> frozenset[str]:
+    """"=sqs" for "Simple Queue Service" (a run of two capitalised words or more, vendor prefix
+    dropped) and for "SQS" itself."""
+    out: set[str] = set()
+    for run in _runs(view(text).plain):
+        words = [w for w in run if w.lower() not in _CONNECT]
+        while words and words[0].lower() in _VENDOR:
+            words = words[1:]
+        if len(words) >= 2:
+            out.add("=" + "".join(w[0] for w in words).lower())
+        out.update("=" + w.lower() for w in words if len(w) >= 2 and w.isalpha() and w.isupper())
+    return frozenset(out - VENDOR_KEYS)
+
+
+@per_text
+def text_keys(text: str) -> frozenset[str]:
+    """Content words and abbreviations of a text, vendor prefix left out."""
+    return (option_words(text) | abbreviations(text)) - VENDOR_KEYS
+
+
+@per_question
+def aliases(q: Question) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """"X (Y)" pairs anywhere in the question: the keys of each side."""
+    texts = [q.stem, q.explanation, *(o.text for o in q.options), *(o.rationale or "" for o in q.options)]
+    pairs = []
+    for t in texts:
+        for m in _ALIAS.finditer(view(t).plain):
+            a, b = text_keys(m.group(1)), text_keys(m.group(2))
+            if a and b:
+                pairs.append((a, b))
+    return tuple(pairs)
+
+
+def expand(q: Question, keys: frozenset[str]) -> frozenset[str]:
+    """`keys` with the other side of every alias whose one side they contain."""
+    out = set(keys)
+    for a, b in aliases(q):
+        if a <= keys:
+            out |= b
+        if b <= keys:
+            out |= a
+    return frozenset(out)
+
+
+@per_question
+def question_keys(q: Question) -> frozenset[str]:
+    """Keys of the stem and the option texts, aliases expanded."""
+    keys: frozenset[str] = text_keys(q.stem)
+    for o in q.options:
+        keys |= text_keys(o.text)
+    return expand(q, keys)
