@@ -110,3 +110,12 @@ def test_printable_escapes_each_class_and_keeps_ordinary_text():
         "\\x00\\x1b\\x7f\\x85\\u061c\\u200b\\u200e\\u2028\\u202e\\u2066\\ufeff\\U000e0001")
     assert printable("a\nb\r", keep="\n") == "a\nb\\r"
     assert SAMPLE.is_file()
+
+
+def test_printable_escapes_the_invisible_letters_f003_reports():
+    """Hangul fillers are letters (category Lo) that draw nothing: F003 reports them in text, so a
+    report must not print them raw in a path either."""
+    from qlint.printable import printable
+
+    assert printable("bank/a\u3164b.yaml") == "bank/a\\u3164b.yaml"
+    assert printable("\u115f") == "\\u115f"

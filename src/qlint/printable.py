@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, TextIO
 
+from qlint.text import HIDDEN
+
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Cc: C0, DEL and C1 controls; Cf: bidi controls, zero-width and other invisible format characters;
 # Zl/Zp: line and paragraph separators (some terminals break lines there); Cs: lone surrogates.
@@ -28,9 +30,11 @@ def printable(text: str, keep: str = "") -> str:
     """`text` with control, format and separator characters escaped; characters in `keep` (say
     "\\n") stay as they are."""
     text = str(text)
-    if text.isprintable():  # the common case: nothing to escape, decided in C
+    if text.isprintable() and not HIDDEN.search(text):  # the common case, decided in C
         return text
-    return "".join(_escape(ch) if ch not in keep and unicodedata.category(ch) in _HIDDEN else ch for ch in text)
+    # the categories, and the invisible letters F003 knows that no category marks (Hangul fillers)
+    return "".join(_escape(ch) if ch not in keep and (unicodedata.category(ch) in _HIDDEN or HIDDEN.match(ch)) else ch
+                   for ch in text)
 
 
 class EscapingStream:
