@@ -225,7 +225,7 @@ def entry_gram(settings: Settings) -> int:
 
 
 def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Settings) -> list[Diagnostic]:
-    """Diagnostics for the findings that the selection allows, positioned via ruamel.yaml."""
+    """Diagnostics for the findings that the selection allows, positioned from libyaml's node marks."""
     selection = settings.selection
     kept = [(r, f) for r, f in found if selection.allows(r.code, shown)]
     if not kept:

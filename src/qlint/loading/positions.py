@@ -1,4 +1,9 @@
-"""JSON pointer -> YAML line and column, from ruamel.yaml's node tree (read only when needed)."""
+"""JSON pointer -> YAML line and column, from libyaml's node marks (read only when needed).
+
+`Locator` composes with libyaml's C composer; `RuamelLocator` is the former pure-Python one (ten
+times slower), kept as the reference the equality test holds `Locator` to and as the fallback
+for text libyaml rejects. Both share every step after composing, so they answer alike.
+"""
 
 from __future__ import annotations
 
@@ -49,19 +54,29 @@ def yaml_error(text: str) -> tuple[str, int, int] | None:
     return None
 
 
-class Locator:
+class RuamelLocator:
     """Composes the file once with ruamel.yaml and answers pointer lookups."""
 
     def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines = text.splitlines()
+        self._shift = 0  # source index of a node's mark index 0
+        self._root = self._compose(text)
+
+    def _compose(self, text: str) -> Any:
         from ruamel.yaml import YAML
         from ruamel.yaml.error import YAMLError
 
-        self._text = text
-        self._lines = text.splitlines()
         try:
-            self._root = YAML(typ="rt").compose(text)
+            return YAML(typ="rt").compose(text)
         except (YAMLError, RecursionError, ValueError):
-            self._root = None
+            return None
+
+    @staticmethod
+    def _kinds() -> tuple[type, type]:
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+        return MappingNode, SequenceNode
 
     def _span(self, node: Any) -> Span:
         s, e = node.start_mark, node.end_mark
@@ -93,7 +108,7 @@ class Locator:
             return self._span(node)
         ch, nth = value[offset], value.count(value[offset], 0, offset)
         start, end = node.start_mark, node.end_mark
-        raw = self._text[start.index:end.index]
+        raw = self._text[start.index + self._shift:end.index + self._shift]
         places = [m.start() for m in re.finditer(re.escape(ch), raw)]
         if node.style == '"':  # written as an escape: \u202e, \U000e0041, \xad
             escape = re.compile(rf"\\(?:x|u|U)0*{ord(ch):X}(?![0-9a-fA-F])", re.I)
@@ -116,8 +131,7 @@ class Locator:
         node = self._root
         if node is None:
             return None
-        from ruamel.yaml.nodes import MappingNode, SequenceNode
-
+        MappingNode, SequenceNode = self._kinds()
         parts = split_pointer(pointer)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
@@ -144,3 +158,83 @@ class Locator:
             if at >= 0:
                 return Span(n, at + 1, n, at + len(needle))
         return span
+
+
+_ODD_BREAKS = re.compile("[\x85\u2028\u2029]|(?<!^)\ufeff")  # counted apart by the two parsers
+_BLANK_REST = re.compile(r"[ \t]*(?:\r\n|[\r\n]|$)")
+_SKIP_LINE = re.compile(r"[ \t]*(?:#[^\r\n]*)?(?:\r\n|[\r\n])")
+_SPACES = re.compile(r"[ \t]*")
+
+
+class Locator(RuamelLocator):
+    """The same lookups over libyaml's nodes: PyYAML's C composer gives nodes the marks ruamel.yaml
+    gives (line and column in code points, block scalars ending at the start of the line after
+    their last break), at C speed, except where an empty value sits (see `_empty_at`). Text with
+    NEL, LS, PS or an inner BOM (the two parsers count lines and columns apart there) and text
+    libyaml rejects go to ruamel.yaml, the reference."""
+
+    def _compose(self, text: str) -> Any:
+        import yaml
+
+        if _ODD_BREAKS.search(text):
+            return RuamelLocator._compose(self, text)
+        try:
+            root = yaml.compose(text, Loader=_CLoader)
+        except (yaml.YAMLError, RecursionError, ValueError):
+            return RuamelLocator._compose(self, text)
+        if text.startswith("\ufeff"):
+            self._shift = 1  # libyaml drops a leading BOM before counting; ruamel counts it in the index
+        return root
+
+    def _kinds(self) -> tuple[type, type]:  # type: ignore[override]
+        if not self._libyaml():
+            return RuamelLocator._kinds()
+        from yaml.nodes import MappingNode, SequenceNode
+
+        return MappingNode, SequenceNode
+
+    def _libyaml(self) -> bool:
+        return self._root is not None and type(self._root).__module__.startswith("yaml")
+
+    def _span(self, node: Any) -> Span:
+        if self._libyaml() and node.value == "" and not node.style and node.start_mark.index == node.end_mark.index:
+            line, col = self._empty_at(node.start_mark)
+            return Span(line + 1, col + 1, line + 1, col + 1)
+        return super()._span(node)
+
+    def _empty_at(self, mark: Any) -> tuple[int, int]:
+        """Where ruamel.yaml puts an empty value. libyaml puts it just past a block mapping's ':'
+        and at the token after a flow mapping's ':'; ruamel at the next token when the ':' ends
+        its line (blank and comment lines skipped), and just past the ':' in flow."""
+        text, at = self._text, mark.index + self._shift
+        line, col = mark.line, mark.column
+        if at > 0 and text[at - 1] == ":":
+            if _BLANK_REST.match(text, at) is None:
+                return line, col
+            while True:  # to the next token
+                m = _SKIP_LINE.match(text, at)
+                if m is None:
+                    break
+                at = m.end()
+                line, col = line + 1, 0
+            if line == mark.line:  # blank rest of the last line
+                return line, col
+            return line, _SPACES.match(text, at).end() - at
+        if at < len(text) and text[at] in ",}]":
+            back = at
+            while back > 0 and text[back - 1] in " \t\r\n":
+                back -= 1
+            if back > 0 and text[back - 1] == ":":
+                crossed = text[back:at]
+                breaks = crossed.count("\n") + crossed.count("\r") - crossed.count("\r\n")
+                if not breaks:
+                    return line, col - (at - back)
+                start = max(text.rfind("\n", 0, back), text.rfind("\r", 0, back)) + 1
+                return line - breaks, back - start - (self._shift if start == 0 else 0)
+        return line, col
+
+
+try:
+    from yaml import CSafeLoader as _CLoader
+except ImportError:  # pragma: no cover - PyYAML wheels ship libyaml
+    from yaml import SafeLoader as _CLoader  # type: ignore[assignment]
