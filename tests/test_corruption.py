@@ -11,13 +11,10 @@ from conftest import require_shared, script
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
 TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
 
-# "Caught" counts default rules only (K003, K011, K012 while K004 and K010 are preview). Where default
+# "Caught" counts default rules only (K003, K010, K011, K012 while K004 is preview). Where default
 # rules do not reach the target, these floors hold the preview-inclusive rate (measured on this
 # branch, a few points below) so the gap does not widen; docs/rules-design.md states it.
 PREVIEW_FLOORS = {
-    ("sample-bank", "key-moved"): 0.90,
-    ("sample-bank", "key-swap"): 0.90,
-    ("sample-bank", "distractor-swap"): 0.80,  # 14 of 17: one-word names the stem also uses
     ("sample-bank", "foreign-expl"): 0.70,
     ("snts42-cloudcertprep", "key-moved"): 0.42,
     ("snts42-cloudcertprep", "foreign-expl"): 0.84,
@@ -103,7 +100,7 @@ def test_a_silent_checker_fails_the_suite():
 def test_only_default_rules_count_as_caught():
     """Preview rules (off unless `preview = true`) are reported beside, never in, the caught count."""
     cs = _suite()
-    assert "K004" not in cs.default_rules() and "K011" in cs.default_rules()
-    (result,) = cs.run(cs.bank_items(), seed=12)
+    assert "K004" not in cs.default_rules() and {"K010", "K011"} <= set(cs.default_rules())
+    (result,) = cs.run(cs.bank_items(), seed=12, checker=cs.Checker(("K004",)))
     moved = result.rows["key-moved"]
-    assert moved.caught_all > moved.caught  # preview K004/K010 catch what K003 alone does not
+    assert moved.caught == 0 < moved.caught_all  # K004 alone catches some, none of them counted

@@ -51,9 +51,19 @@ def abbreviations(text: str) -> frozenset[str]:
         while words and words[0].lower() in _VENDOR:
             words = words[1:]
         if len(words) >= 2:
-            out.add("=" + "".join(w[0] for w in words).lower())
-        out.update("=" + w.lower() for w in words if len(w) >= 2 and w.isalpha() and w.isupper())
+            initials = "".join(w[0] for w in words).lower()
+            out |= {"=" + initials, "=" + _counted(initials)}
+        out.update("=" + w.lower() for w in words if len(w) >= 2 and (w.isalpha() and w.isupper() or _COUNTED.fullmatch(w)))
     return frozenset(out - VENDOR_KEYS)
+
+
+_COUNTED = re.compile(r"[A-Z]+[2-9]")
+
+
+def _counted(initials: str) -> str:
+    """Repeated initials written as a count, the way "S3" abbreviates "Simple Storage Service"
+    and "EC2" "Elastic Compute Cloud"."""
+    return re.sub(r"(.)\1+", lambda m: m.group(1) + str(len(m.group(0))), initials)
 
 
 @per_text

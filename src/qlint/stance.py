@@ -142,9 +142,22 @@ def mentions(text: str, words: frozenset[str], free_only: bool = False) -> int:
 
 
 def pair_words(q: Question, i: int, j: int) -> frozenset[str]:
-    """Words of option i's text that option j's text (and the stem) lack."""
+    """Words of option i's text that option j's text (and the stem) lack. An option whose words
+    the stem all uses ("Fail step" in a stem about failing) keeps its own words: else nothing
+    could name it."""
     words = words_of(q)
-    return words[i] - words[j]
+    return (words[i] or _short_name(q, i)) - (words[j] or _short_name(q, j))
+
+
+_VENDOR = frozenset({"amazo", "aws"})
+
+
+def _short_name(q: Question, i: int) -> frozenset[str]:
+    """The words of a short option ("Fail step", "Hyperband strategy"; three words at most,
+    vendor left out) whose words the stem all uses; empty for a longer one, whose words the
+    stem's context explains ("There are no service limits on AWS")."""
+    words = option_words(q.options[i].text) - _VENDOR
+    return words if len(words) <= 3 else frozenset()
 
 
 def prefers(q: Question, text: str, i: int, j: int) -> bool:
@@ -164,12 +177,18 @@ def prefers(q: Question, text: str, i: int, j: int) -> bool:
 
 
 _OPENING = 10  # tokens: where a rationale names its subject
+_OPENING_CLAUSE = 16  # free tokens of the first clause (a subject after a fronted phrase)
 
 
 @per_text
 def _opening(text: str) -> frozenset[str]:
+    """The words where a rationale names its subject: its first ten word keys, or its whole
+    first clause outside contrasts ("For steady-state workloads over three years, Reserved
+    Instances offer ... compared to On-Demand" names Reserved, not On-Demand)."""
     every, _free = _scoped_tokens(text)
-    return frozenset(every[:_OPENING])
+    first = clauses(text)[:1]
+    _all, free = _scoped_tokens(first[0]) if first else ((), ())
+    return frozenset(every[:_OPENING]) | frozenset(free[:_OPENING_CLAUSE])
 
 
 def about(q: Question, text: str) -> tuple[int, ...]:
@@ -305,9 +324,18 @@ def claims(text: str, words: frozenset[str]) -> str | None:
                 continue
             if re.search(r"\b(?:not|n't|never|no|neither|nor|cannot)\b|n't\b", before[-30:], re.I):
                 continue
-            if _subject_is(before, words):
+            if _RETRACTED.search(c[m.end():]):
+                continue  # "is correct but the second part is wrong": a partial verdict, not a claim
+            # the subject is the clause's own ("..., but for an employee, an IAM user is the
+            # correct type" claims the user, not the role the rationale is about)
+            head = _clause_head(c, m.start())
+            if head is not None and _subject_is(head, words):
                 return m.group(0).strip()
     return None
+
+
+_RETRACTED = re.compile(r"^[^.;]*?\b(?:but|however|although|though|yet|except)\b[^.;]*?"
+                        r"\b(?:wrong|incorrect|not|false|invalid|fails?)\b", re.I)
 
 
 @per_question

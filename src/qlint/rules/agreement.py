@@ -17,7 +17,7 @@ from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
 from qlint.names import abbreviations, expand, question_keys, text_keys
-from qlint.stance import _CAMEL, claims, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.stance import _CAMEL, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
 
@@ -171,7 +171,6 @@ def _argues_for_distractor(q: Question) -> int | None:
 @rule(
     "K010", "rationale-stance", "error",
     source=_SOURCE,
-    preview=True,  # judged precision on real text below the bar (docs/rules-design.md)
 )
 def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
     """Each rationale argues the way `correct:` says: for the key, against a distractor.
@@ -230,7 +229,9 @@ def rationale_alignment(q: Question, ctx) -> Iterator[Finding]:
     option that the other option lacks with the words of the other option that its own lacks.
     It reports the rationale when it names a larger share of the other option's words than of
     its own. Words inside a contrast or a negation ("unlike X", "rather than X", "not X") do not
-    count for the other option, so a rationale that compares itself with another option passes.
+    count for the other option, so a rationale that compares itself with another option passes,
+    as does one that names its own option where it states its subject (its first clause, or a
+    short form such as "Amazon S3" for "Amazon Simple Storage Service").
     Options whose words are all contained in the other's cannot be told apart and are skipped.
 
     ## Why it matters
@@ -251,11 +252,22 @@ def rationale_alignment(q: Question, ctx) -> Iterator[Finding]:
         text = _rationale(o)
         if text is None:
             continue
+        opening = clauses(text)[0] if clauses(text) else ""
+        if _own_abbreviations(q)[o.index] & expand(q, text_keys(opening)):
+            continue  # opens by naming its own option's short form ("Amazon S3 ..." for Simple Storage Service)
         for other in q.options:
             if other.index != o.index and prefers(q, text, o.index, other.index):
                 yield Finding(f"{o.pointer}/rationale",
                               f"the rationale of {o.id!r} is about {_name(other)!r} rather than its own option")
                 break
+
+
+@per_question
+def _own_abbreviations(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, the short forms of its text that no other option's text has ("S3" for
+    "Amazon Simple Storage Service"; not "EC2" when every option is an EC2 pricing model)."""
+    forms = [abbreviations(o.text) for o in q.options]
+    return tuple(f - frozenset().union(*(g for j, g in enumerate(forms) if j != i)) for i, f in enumerate(forms))
 
 
 _FOREIGN_MIN_WORDS = 8  # a short explanation (a link, "See the docs") says too little to judge
