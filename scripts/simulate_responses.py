@@ -71,7 +71,8 @@ def simulate(keys: list[ItemKey], n: int, seed: int = 3, plan: Plan | None = Non
     theta = rng.standard_normal(n)
     out = np.zeros((n, len(keys)), dtype=np.int64)
     for j, key in enumerate(keys):
-        a, b = rng.uniform(1.0, 2.0), rng.uniform(-0.5, 0.9)
+        # multiple-response items, scored all-or-nothing, get little from guessing: drawn easier
+        a, b = rng.uniform(1.0, 2.0), rng.uniform(-1.0, 0.3) if key.multiple else rng.uniform(-0.5, 0.9)
         knows = rng.random(n) < 1 / (1 + np.exp(-1.7 * a * (theta - b)))
         right = key.keymask
         if key.id in plan.miskeyed:

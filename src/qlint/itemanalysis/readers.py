@@ -37,5 +37,6 @@ def read_responses(paths: list[str], keys: dict[str, ItemKey], all_attempts: boo
         records += list(reader(path, again(), keys, notes))
     by_respondent = assemble(records, all_attempts)
     if not by_respondent:
-        raise ResponsesError(f"{paths[0]}:1:1", "no answer to any bank question")
+        why = f" (first skipped: {notes[0].where}: {notes[0].message})" if notes else ""
+        raise ResponsesError(f"{paths[0]}:1:1", f"no answer to any bank question{why}")
     return Responses.from_rows(sorted(keys), by_respondent, notes)
