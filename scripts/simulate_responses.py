@@ -82,9 +82,12 @@ def simulate(keys: list[ItemKey], n: int, seed: int = 3, plan: Plan | None = Non
             pull[i] = DEAD_PULL
         how_many = bin(right).count("1")
         guess = np.zeros(n, dtype=np.int64)
-        for r in np.flatnonzero(~knows):
-            picks = rng.choice(key.n_options, size=how_many, replace=False, p=pull / pull.sum())
-            guess[r] = sum(1 << int(i) for i in picks)
+        if how_many == 1:  # one draw per guesser, all at once
+            guess = (1 << rng.choice(key.n_options, size=n, p=pull / pull.sum())).astype(np.int64)
+        else:
+            for r in np.flatnonzero(~knows):
+                picks = rng.choice(key.n_options, size=how_many, replace=False, p=pull / pull.sum())
+                guess[r] = sum(1 << int(i) for i in picks)
         out[:, j] = np.where(knows, right, guess)
     return out
 

@@ -205,3 +205,27 @@ def test_moodle_responses_report_maps_name_or_text(tmp_path):
     f.write_text("Surname,First name,State,Response 1\nLee,Ann,Finished,Green\n", encoding="utf-8")
     with pytest.raises(ResponsesError, match="no 'Question 1' column"):
         read_responses([str(f)], keys)
+
+
+def test_fast_and_general_readers_agree_on_the_sample(tmp_path):
+    """The plain long CSV is read without per-row objects; a file the general reader must take
+    (CRLF line ends) gives the same matrix."""
+    from qlint.itemanalysis import read_long
+    from qlint.itemanalysis.bankkeys import load_keys
+    from qlint.project.config import load_config
+    from conftest import REPO
+
+    keys, _ = load_keys(load_config(REPO), [str(REPO / "bank")])
+    sample = REPO / "examples" / "synthetic-responses.csv"
+    text = sample.read_text(encoding="utf-8")
+    assert read_long.fast_answers(str(sample), text, keys, []) is not None
+    crlf = tmp_path / "crlf.csv"
+    crlf.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    assert read_long.fast_answers(str(crlf), crlf.read_bytes().decode("utf-8"), keys, []) is None
+    fast, general = read_responses([str(sample)], keys), read_responses([str(crlf)], keys)
+    assert fast.items == general.items and fast.respondents == general.respondents
+    assert np.array_equal(fast.choices, general.choices) and fast.choices.shape == (300, 20)
+    # a repeated answer: the first counts on both paths
+    dup = tmp_path / "dup.csv"
+    dup.write_text(text + "synthetic-00001,mla-c01-deploy-async-inference,\n", encoding="utf-8")
+    assert np.array_equal(read_responses([str(dup)], keys).choices, fast.choices)

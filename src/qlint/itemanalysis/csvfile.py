@@ -43,7 +43,7 @@ def rows(path: str, text: str | None = None) -> Iterator[tuple[int, list[str]]]:
     line = 1
     try:
         for row in reader:
-            if any(f.strip() for f in row):
+            if any(row):  # blank lines (and rows of empty fields) are skipped
                 yield line, row
             line = reader.line_num + 1
     except csv.Error as exc:

@@ -65,14 +65,33 @@ class Responses:
     notes: list[Note] = field(default_factory=list)
 
     @classmethod
-    def from_rows(cls, items: list[str], rows: dict[str, dict[str, int]], notes: list[Note]) -> "Responses":
-        """From respondent -> {item id -> mask}; items no respondent saw are dropped."""
-        seen = [i for i in items if any(i in r for r in rows.values())]
-        col = {item: j for j, item in enumerate(seen)}
-        choices = np.full((len(rows), len(seen)), NOT_SEEN, dtype=np.int64)
-        for r, answers in enumerate(rows.values()):
-            for item, mask in answers.items():
-                j = col.get(item)
-                if j is not None:
-                    choices[r, j] = mask
-        return cls(seen, list(rows), choices, notes)
+    def from_answers(cls, items: list[str], who: list[str], item: list[str], mask: list[int],
+                     notes: list[Note]) -> "Responses":
+        """From parallel lists of answers (the first answer of a respondent to an item counts);
+        `items` gives the column order, and items nobody answered are dropped."""
+        respondents: dict[str, int] = {}
+        rows = np.array([respondents.setdefault(w, len(respondents)) for w in who], dtype=np.int64)
+        names: dict[str, int] = {}
+        codes = np.array([names.setdefault(i, len(names)) for i in item], dtype=np.int64)
+        return cls.from_codes(items, list(respondents), rows, list(names), codes, mask, notes)
+
+    @classmethod
+    def from_codes(cls, items: list[str], respondents: list[str], rows, names: list[str], codes, mask,
+                   notes: list[Note]) -> "Responses":
+        """As `from_answers`, with each answer's respondent an index into `respondents` and its
+        item an index into `names`."""
+        codes = np.asarray(codes, dtype=np.int64)
+        answered = {names[c] for c in np.unique(codes)}
+        seen = [i for i in items if i in answered]
+        col = {i: j for j, i in enumerate(seen)}
+        name_col = np.array([col.get(n, -1) for n in names] or [-1], dtype=np.int64)
+        cols = name_col[codes]
+        rows = np.asarray(rows, dtype=np.int64)
+        masks = np.asarray(mask, dtype=np.int64)
+        keep = cols >= 0
+        rows, cols, masks = rows[keep], cols[keep], masks[keep]
+        choices = np.full((len(respondents), len(seen)), NOT_SEEN, dtype=np.int64)
+        if len(rows):
+            _, first = np.unique(rows * len(seen) + cols, return_index=True)
+            choices[rows[first], cols[first]] = masks[first]
+        return cls(seen, list(respondents), choices, notes)

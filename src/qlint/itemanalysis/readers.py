@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from qlint.itemanalysis import read_canvas, read_long, read_moodle
 from qlint.itemanalysis.attempts import assemble
-from qlint.itemanalysis.csvfile import rows
+from qlint.itemanalysis.csvfile import read_text, rows
 from qlint.itemanalysis.data import ItemKey, Note, Responses, ResponsesError
 
 FORMATS = (("long", read_long.is_long, read_long.records),
@@ -23,6 +23,14 @@ def detect(path: str, header: list[str]) -> str:
 def read_responses(paths: list[str], keys: dict[str, ItemKey], all_attempts: bool = False) -> Responses:
     """Every file's answers (files in the order given; a respondent in two files is one person)."""
     notes: list[Note] = []
+    if len(paths) == 1 and not all_attempts:  # the common large case: one plain long CSV
+        text = read_text(paths[0])
+        fast = read_long.fast_answers(paths[0], text, keys, notes)
+        if fast is not None:
+            if not len(fast[1]):
+                raise _nothing(paths[0], notes)
+            return Responses.from_codes(sorted(keys), *fast, notes)
+        notes = []
     records = []
     for path in paths:
         it = rows(path)
@@ -35,8 +43,12 @@ def read_responses(paths: list[str], keys: dict[str, ItemKey], all_attempts: boo
             yield from rest
 
         records += list(reader(path, again(), keys, notes))
-    by_respondent = assemble(records, all_attempts)
-    if not by_respondent:
-        why = f" (first skipped: {notes[0].where}: {notes[0].message})" if notes else ""
-        raise ResponsesError(f"{paths[0]}:1:1", f"no answer to any bank question{why}")
-    return Responses.from_rows(sorted(keys), by_respondent, notes)
+    who, items, masks = assemble(records, all_attempts)
+    if not who:
+        raise _nothing(paths[0], notes)
+    return Responses.from_answers(sorted(keys), who, items, masks, notes)
+
+
+def _nothing(path: str, notes: list[Note]) -> ResponsesError:
+    why = f" (first skipped: {notes[0].where}: {notes[0].message})" if notes else ""
+    return ResponsesError(f"{path}:1:1", f"no answer to any bank question{why}")
