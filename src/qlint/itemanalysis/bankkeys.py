@@ -33,7 +33,10 @@ def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], lis
             notes.append(Note(f"{display_path(path)}:1:1", f"id {q.id!r} is also used by {display_path(keys[q.id].path)}; "
                                                            "responses go to the first"))
             continue
-        if len(q.options) > MAX_OPTIONS:
+        key = ItemKey.of(q)
+        if not key.keymask or len(q.options) > MAX_OPTIONS:  # K002 / the schema say why
+            why = "no option is marked correct" if not key.keymask else f"more than {MAX_OPTIONS} options"
+            notes.append(Note(f"{display_path(path)}:1:1", f"{why}: its responses cannot be scored"))
             continue
-        keys[q.id] = ItemKey.of(q)
+        keys[q.id] = key
     return keys, notes
