@@ -55,6 +55,7 @@ class Settings:
     selection: Selection
     exams: dict[str, Exam] = field(default_factory=dict)
     exam_results: dict[str, "FileResult"] = field(default_factory=dict)  # real path -> result (load_exams)
+    extra: list[Diagnostic] = field(default_factory=list)  # placed elsewhere (response rules), reported with the rest
 
 
 @dataclass
@@ -256,7 +257,10 @@ def load_exams(settings: Settings) -> list[Diagnostic]:
     return diagnostics
 
 
-def make_settings(config: Config, select=(), ignore=(), extend_select=(), preview: bool = False) -> Settings:
+def make_settings(config: Config, select=(), ignore=(), extend_select=(), preview: bool = False,
+                  responses: bool = False) -> Settings:
+    """`responses`: the response rules will run (`qlint analyze`, `check --responses`); otherwise
+    they are left out of the selection, so no suppression naming them is judged unused."""
     selection = Selection.build(
         tuple(select) or config.select,
         tuple(config.extend_select) + tuple(extend_select),
@@ -266,6 +270,8 @@ def make_settings(config: Config, select=(), ignore=(), extend_select=(), previe
         config.root,
         preview or config.preview,
     )
+    if not responses:
+        selection = replace(selection, enabled=frozenset(c for c in selection.enabled if RULES.get(c).scope != "responses"))
     return Settings(config, selection)
 
 
@@ -419,13 +425,23 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     bank_diags, bank = run_bank_rules(settings, results, checker, _walks_bank(paths, settings))
     checker.close()
     diagnostics += bank_diags
-    named = {d.path for d in bank_diags}  # (from the cache, bank findings were placed without reading)
+    extra = _extra(settings, results)
+    diagnostics += extra
+    named = {d.path for d in bank_diags + extra}  # (from the cache, bank findings were placed without reading)
     if named:
         for f, shown in display_paths([f for f, r in results.items() if not r.text]).items():
             if shown in named:
                 text_of(results[f], settings)
     diagnostics = _suppress(diagnostics, results, settings)
     return LintResult(sorted(diagnostics), files, results, bank, checker)
+
+
+def _extra(settings: Settings, results: dict[str, FileResult]) -> list[Diagnostic]:
+    """Diagnostics placed elsewhere (response rules) on the files asked for."""
+    if not settings.extra:
+        return []
+    shown = set(display_paths(list(results)).values())
+    return [d for d in settings.extra if d.path in shown]
 
 
 def _walks_bank(paths: list[str], settings: Settings) -> bool:

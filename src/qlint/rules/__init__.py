@@ -42,7 +42,8 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    scope: str  # "load" (emitted by the loader), "item" (one question) or "bank" (all questions)
+    scope: str  # "load" (emitted by the loader), "item" (one question), "bank" (all questions) or
+    # "responses" (learners' answers to the questions: `qlint analyze`, `qlint check --responses`)
     summary: str
     doc: str
     check: Callable[..., Iterable[Finding]] | None
@@ -55,6 +56,12 @@ class Rule:
     @property
     def enabled_by_default(self) -> bool:
         return self.default_enabled and not self.preview
+
+    @property
+    def reads_text(self) -> bool:
+        """Judged by the question files' content; response rules read learners' answers instead,
+        so precision on real question text does not apply to them."""
+        return self.scope != "responses"
 
     @property
     def fatal(self) -> bool:

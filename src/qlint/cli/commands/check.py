@@ -65,7 +65,30 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--fix", action="store_true", help="apply the safe fixes rules offer, then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply unsafe fixes too")
     p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff without writing (exit 1 if any)")
+    p.add_argument("--responses", action="append", default=[], metavar="FILE",
+                   help="also report the response rules (R codes) from learners' responses in FILE, as `qlint analyze` "
+                        "does (first attempts, all-or-nothing scoring)")
     return run
+
+
+def response_findings(settings, config, files: list[str]) -> int | None:
+    """Put the response rules' findings into `settings.extra`; an exit code if the files cannot be read."""
+    from qlint.itemanalysis.bankkeys import load_keys
+    from qlint.itemanalysis.data import ResponsesError
+    from qlint.itemanalysis.findings import run_rules
+    from qlint.itemanalysis.readers import read_responses
+    from qlint.itemanalysis.stats import analyse
+
+    keys, _ = load_keys(config, [str(config.bank_dir)])
+    try:
+        responses = read_responses(files, keys)
+    except ResponsesError as exc:
+        print(f"qlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for n in responses.notes[:20]:
+        print(f"{n.where}: note: {n.message}", file=sys.stderr)
+    settings.extra = run_rules(analyse(responses, keys), settings, suppress=False)  # lint() applies the comments
+    return None
 
 
 def run_options(args: argparse.Namespace, config) -> RunOptions:
@@ -94,13 +117,18 @@ def write_report(path: str, report: str) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
-        settings = make_settings(config, args.select, args.ignore, args.extend_select, args.preview)
+        settings = make_settings(config, args.select, args.ignore, args.extend_select, args.preview,
+                                 responses=bool(args.responses))
         terminal_fmt, file_fmt = choose_formats(args.output_format or config.output_format, args.output_file, os.environ)
     except (ConfigError, SelectionError, ValueError) as exc:
         for line in str(exc).splitlines():  # one line per mistake, each naming file and key
             print(f"qlint: error: {line}", file=sys.stderr)
         return EXIT_ERROR
     paths = args.paths or [str(config.bank_dir)]
+    if args.responses:
+        failed = response_findings(settings, config, args.responses)
+        if failed is not None:
+            return failed
     if args.fix or args.diff:
         from qlint.fixing import run_fixes  # only --fix / --diff need the YAML editor
 

@@ -1,0 +1,42 @@
+"""The answer keys of the bank's questions: what responses are scored and mapped against."""
+
+from __future__ import annotations
+
+from qlint.engine import _kind, load_document
+from qlint.itemanalysis.data import MAX_OPTIONS, ItemKey, Note
+from qlint.loading.errors import LoadError
+from qlint.loading.schema import validate
+from qlint.model import Question
+from qlint.project.config import Config
+from qlint.project.discovery import discover, display_path
+
+
+def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], list[Note]]:
+    """id -> key of every schema-valid question under `paths`; files that cannot be used are
+    noted (`qlint check` says what is wrong with them) and their responses skipped."""
+    files, problems = discover(paths)
+    notes = [Note(f"{display_path(p)}:1:1", why) for p, why in problems]
+    keys: dict[str, ItemKey] = {}
+    for path in files:
+        if _kind(path, config) != "question":
+            continue
+        try:
+            _, data = load_document(path, config)
+        except LoadError as exc:
+            notes.append(Note(f"{display_path(path)}:{exc.line}:{exc.col}", f"not read ({exc.message}); run qlint check"))
+            continue
+        if validate("question", data):
+            notes.append(Note(f"{display_path(path)}:1:1", "not a valid question (run qlint check); its responses are skipped"))
+            continue
+        q = Question(path, data)
+        if q.id in keys:
+            notes.append(Note(f"{display_path(path)}:1:1", f"id {q.id!r} is also used by {display_path(keys[q.id].path)}; "
+                                                           "responses go to the first"))
+            continue
+        key = ItemKey.of(q)
+        if not key.keymask or len(q.options) > MAX_OPTIONS:  # K002 / the schema say why
+            why = "no option is marked correct" if not key.keymask else f"more than {MAX_OPTIONS} options"
+            notes.append(Note(f"{display_path(path)}:1:1", f"{why}: its responses cannot be scored"))
+            continue
+        keys[q.id] = key
+    return keys, notes

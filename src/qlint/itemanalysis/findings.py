@@ -1,0 +1,44 @@
+"""Run the response rules on an analysis and place their findings on the questions' YAML lines,
+honouring `# qlint:` suppression comments as every other rule does."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from qlint.diagnostic import Diagnostic
+from qlint.engine import RuleContext, Settings, place
+from qlint.itemanalysis.stats import Analysis
+from qlint.loading.errors import LoadError
+from qlint.loading.reader import decode, read_source
+from qlint.project.discovery import display_path
+from qlint.rules import RULES, Finding, Rule
+from qlint.suppression import apply_suppressions
+
+
+def response_codes() -> frozenset[str]:
+    return frozenset(c for c, r in RULES.items() if r.scope == "responses")
+
+
+def only_responses(settings: Settings) -> Settings:
+    """The settings with only the response rules enabled: `qlint analyze` runs nothing else, so
+    a suppression naming a text rule is not judged unused there."""
+    sel = settings.selection
+    return replace(settings, selection=replace(sel, enabled=sel.enabled & response_codes()))
+
+
+def run_rules(a: Analysis, settings: Settings, suppress: bool = True) -> list[Diagnostic]:
+    found: dict[str, list[tuple[Rule, Finding]]] = {}
+    for rule in settings.selection.rules("responses"):
+        ctx = RuleContext(rule, settings.config, settings.exams)
+        for f in rule.check(a, ctx):  # type: ignore[misc]
+            found.setdefault(f.path or "", []).append((rule, f))
+    out: list[Diagnostic] = []
+    for path, items in sorted(found.items()):
+        try:
+            text = decode(read_source(path, settings.config.root, settings.config.limits))
+        except LoadError:
+            continue  # the file changed or vanished since it was read: `qlint check` reports it
+        shown = display_path(path)
+        placed = place(items, text, shown, settings)
+        out += apply_suppressions(placed, text, shown, settings.selection) if suppress else placed
+    return sorted(out)
