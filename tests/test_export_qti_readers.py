@@ -117,10 +117,10 @@ def test_json_converter_reads_the_upgraded_21_package_too(packages, tmp_path):
 def _score(item_xml: bytes, response: list[str]) -> tuple[float, set[str]]:
     """(SCORE, FEEDBACK) after pyslet runs the item's own response processing on `response`.
 
-    pyslet rejects feedbackInline inside simpleChoice (the QTI 2.1 schema allows it), so the
-    inline feedback is removed first; response processing does not refer to it.
+    pyslet rejects feedbackInline inside simpleChoice and feedbackBlock inside itemBody (the QTI
+    2.1 schema allows both), so they are removed first; response processing does not refer to them.
     """
-    stripped = re.sub(rb"<feedbackInline .*?</feedbackInline>", b"", item_xml, flags=re.S)
+    stripped = re.sub(rb"<(feedbackInline|feedbackBlock) .*?</\1>", b"", item_xml, flags=re.S)
     doc = pyslet_qti.QTIDocument()
     doc.read(src=io.BytesIO(stripped))
     state = ItemSessionState(doc.root)
@@ -129,7 +129,11 @@ def _score(item_xml: bytes, response: list[str]) -> tuple[float, set[str]]:
     if response:
         value.set_value(response if type(value).__name__ == "MultipleContainer" else response[0])
     state.end_attempt()
-    return state["SCORE"].value, set(state["FEEDBACK"].value or {})
+    return state["SCORE"].value, set(state["FEEDBACK"].value or {}), _set(state["CHOSEN"].value)
+
+
+def _set(value) -> set[str]:
+    return set() if value is None else {value} if isinstance(value, str) else set(value)
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pyslet's own renamed methods
@@ -142,8 +146,7 @@ def test_pyslet_scores_the_written_out_response_processing(packages):
         item = read_item(data)
         keys = [f"opt_{o['id']}" for o in item["options"] if o["correct"]]
         wrong = [f"opt_{o['id']}" for o in item["options"] if not o["correct"]][:1]
-        general = {"general_explanation", "general_trap", "general_references"} & set(item["feedback_ids"])
-        assert _score(data, keys) == (1.0, {"correct", *keys, *general}), name
+        assert _score(data, keys) == (1.0, {"correct", "general_feedback"}, set(keys)), name
         partly = keys[:-1] + wrong  # single: the distractor; multiple: one key swapped for a distractor
-        assert _score(data, partly) == (0.0, {"incorrect", *partly, *general}), name
-        assert _score(data, []) == (0.0, {"incorrect", *general}), name
+        assert _score(data, partly) == (0.0, {"incorrect", "general_feedback"}, set(partly)), name
+        assert _score(data, []) == (0.0, {"incorrect", "general_feedback"}, set()), name
