@@ -109,7 +109,7 @@ def test_moodle_partial_gives_moodle_fractions(sample, tmp_path):
             assert got == pytest.approx(_expected(q, chosen, "partial"), abs=1e-4), (q.id, chosen)
 
 
-def test_moodle_all_or_nothing_uses_the_all_or_nothing_question_type(sample, tmp_path):
+def test_moodle_all_or_nothing_uses_the_all_or_nothing_question_type(sample, tmp_path, in_repo):
     questions, exams, bank = sample
     result = export("moodle", questions, exams, bank, tmp_path / "m.xml", scoring="all-or-nothing")
     root = etree.parse(str(tmp_path / "m.xml")).getroot()
@@ -125,6 +125,10 @@ def test_moodle_all_or_nothing_uses_the_all_or_nothing_question_type(sample, tmp
     # single-response questions are the same under either choice
     read = {r.name: r for r in parse_file(str(tmp_path / "m.xml"))["multichoice"]}
     assert set(read) == {q.id for q in questions if q.type == "single"}
+    # qlint's own importer reads the all-or-nothing type back as multiple response
+    assert main(["import", "--from", "moodle", "-o", str(tmp_path / "back"), str(tmp_path / "m.xml")]) == 0
+    back = [p.read_text(encoding="utf-8") for p in (tmp_path / "back").rglob("*.yaml")]
+    assert len(back) == len(questions) and sum("type: multiple" in t for t in back) == len(_multiple(questions))
 
 
 def test_gift_partial_weights_and_all_or_nothing_refused(sample, tmp_path, in_repo, capsys):

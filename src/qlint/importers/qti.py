@@ -8,8 +8,9 @@ The mapping is the one docs/exports-qti.md documents for the exporter, read in r
 - the item: `RESPONSE` cardinality -> type, `maxChoices` -> choose, `shuffle="false"` -> shuffle,
   `div.qlint-stem` -> stem, `simpleChoice` (`opt_<id>`, `fixed`) -> options with their text before
   the `feedbackInline`, whose `span.qlint-rationale` / `qlint-right-when` / `qlint-why-chosen` give
-  the option's feedback, `correctResponse` -> the keys, modal feedback `general_explanation`,
-  `general_trap`, `general_references` -> explanation, trap, references.
+  the option's feedback, `correctResponse` -> the keys, the modal feedback `general_feedback`'s
+  `div.qlint-explanation` / `qlint-trap` / `qlint-go-deeper` -> explanation, trap, references
+  (packages from before: modal feedback `general_explanation`, `general_trap`, `general_references`).
 
 Items from other tools are read the same way where they fit (stem from the item body, the whole
 inline feedback as the rationale); every part that fits nowhere is reported, never dropped.
