@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# The QTI 3 player test's npm packages (pinned by the lock file); npm ci writes this file last.
+PLAYER := tests/qti_player/node_modules/.package-lock.json
 
 .PHONY: check test lint export bench bench-bank docs accuracy clean
 
@@ -19,7 +21,11 @@ check: $(STAMP)  ## the main job: lint the sample bank, then export it (out/)
 	$(BIN)/qlint export --format html --output out/site bank
 	@echo "Open out/site/index.html for the practice site; out/bank-qti21.zip imports into QTI players."
 
-test: $(STAMP)  ## the whole test suite
+$(PLAYER): tests/qti_player/package-lock.json
+	@if command -v npm >/dev/null; then cd tests/qti_player && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "npm not found: tests/test_qti_player.py will be skipped (apt-get install nodejs npm)"; fi
+
+test: $(STAMP) $(PLAYER)  ## the whole test suite
 	$(BIN)/python -m pytest
 
 docs: $(STAMP)  ## regenerate docs/rules.md from the rule declarations

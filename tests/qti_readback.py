@@ -105,7 +105,9 @@ def read_item(data: bytes) -> dict[str, Any]:
             "why_chosen": _span_text(fb, n, "qlint-why-chosen"),
         })
     modal = {fb.get("identifier"): fb for fb in root.iter(n.t("modalFeedback"))}
-    refs = modal.get("general_references")
+    blocks = {fb.get("identifier"): fb for fb in root.iter(n.t("feedbackBlock"))}
+    reveal = _parts(modal.get("general_feedback"), n)
+    refs = reveal.get("qlint-go-deeper")
     stem = next(d for d in root.iter(n.html("div")) if "qlint-stem" in d.get("class", "").split())
     return {
         "item_identifier": root.get("identifier"),
@@ -114,11 +116,32 @@ def read_item(data: bytes) -> dict[str, Any]:
         "shuffle": interaction.get("shuffle") == "true",
         "stem": plain(stem),
         "options": options,
-        "explanation": plain(modal.get("general_explanation")),
-        "trap": plain(modal.get("general_trap")),
+        "explanation": plain(reveal.get("qlint-explanation")),
+        "trap": plain(reveal.get("qlint-trap")),
         "references": [{"title": plain(a), "url": a.get("href")} for a in (refs.iter(n.html("a")) if refs is not None else [])],
-        "feedback_ids": sorted(modal),
+        "feedback_ids": sorted([*modal, *blocks]),
+        "headings": {cls: h for cls, (h, _div) in _headings(modal.get("general_feedback"), n).items()},
     }
+
+
+def _headings(fb: etree._Element | None, n: _Names) -> dict[str, tuple[str, etree._Element]]:
+    """The reveal's parts: div class -> (its heading's text, the div)."""
+    out = {}
+    for div in fb.iter(n.html("div")) if fb is not None else []:
+        heading = div.find(n.html("h3"))
+        if heading is not None and "qlint-heading" in heading.get("class", "").split():
+            out[div.get("class")] = (plain(heading), div)
+    return out
+
+
+def _parts(fb: etree._Element | None, n: _Names) -> dict[str, etree._Element]:
+    """Each part of the one modal feedback without its heading."""
+    out = {}
+    for cls, (_h, div) in _headings(fb, n).items():
+        copy = etree.fromstring(etree.tostring(div))
+        copy.remove(copy.find(n.html("h3")))
+        out[cls] = copy
+    return out
 
 
 def read_package(files: dict[str, bytes]) -> dict[str, dict[str, Any]]:
@@ -158,7 +181,7 @@ def expected(q: Question, shuffle: bool = True) -> dict[str, Any]:
 
 
 def comparable(read: dict[str, Any]) -> dict[str, Any]:
-    """The read-back fields minus what only the export adds (feedback ids, Canvas's first text node)."""
-    out = {k: v for k, v in read.items() if k != "feedback_ids"}
+    """The read-back fields minus what only the export adds (feedback ids, headings, Canvas's first text node)."""
+    out = {k: v for k, v in read.items() if k not in ("feedback_ids", "headings")}
     out["options"] = [{k: v for k, v in o.items() if k != "first_text_node"} for o in read["options"]]
     return out

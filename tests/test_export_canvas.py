@@ -122,7 +122,8 @@ def _conditions(item) -> list[tuple]:
 @pytest.fixture
 def both(tmp_path):
     """(our package, text2qti's package) for the same two questions."""
-    ours, _ = _export(tmp_path, [sample_question(), _multiple()])
+    # text2qti scores multiple answers all-or-nothing: compare that mode.
+    ours, _ = _export(tmp_path, [sample_question(), _multiple()], scoring="all-or-nothing")
     theirs = read_package_bytes(QTI(Quiz(TEXT2QTI_QUIZ, config=Config(), source_name="sample")).zip_bytes())
     return ours, theirs
 

@@ -158,19 +158,27 @@ def test_feedback_is_driven_by_written_out_response_processing(sample, fmt):
         rp = find("responseProcessing", "qti-response-processing")[0]
         assert rp.get("template") is None and len(rp) > 0
         declared = {el.get("identifier"): el for el in find("outcomeDeclaration", "qti-outcome-declaration")}
-        assert {"SCORE", "MAXSCORE", "FEEDBACK"} <= set(declared)
+        assert {"SCORE", "MAXSCORE", "FEEDBACK", "CHOSEN"} <= set(declared)
         assert declared["FEEDBACK"].get("cardinality") == "multiple"
+        response = find("responseDeclaration", "qti-response-declaration")[0]
+        assert declared["CHOSEN"].get("cardinality") == response.get("cardinality")
         set_by_rp = {el.text for el in rp.iter() if isinstance(el.tag, str) and etree.QName(el).localname in ("baseValue", "qti-base-value")
                      and el.get("baseType", el.get("base-type")) == "identifier"}
+        # FEEDBACK is only ever set from base values (a QTI 3 player mishandles variables in a list)
+        for setter in rp.iter():
+            if isinstance(setter.tag, str) and setter.get("identifier") == "FEEDBACK" and "et" in etree.QName(setter).localname:
+                assert all(etree.QName(v).localname in ("multiple", "baseValue", "qti-multiple", "qti-base-value")
+                           for v in setter.iter() if v is not setter), name
         choices = {el.get("identifier") for el in find("simpleChoice", "qti-simple-choice")}
         modal = {el.get("identifier") for el in find("modalFeedback", "qti-modal-feedback")}
-        assert modal == set_by_rp, name  # every modal feedback can show, and nothing else is set
-        assert {"correct", "incorrect", "general_explanation"} <= modal
-        assert not modal & choices  # a chosen option can never switch on a modal feedback
+        blocks = {el.get("identifier") for el in find("feedbackBlock", "qti-feedback-block")}
+        assert modal | blocks == set_by_rp, name  # every feedback can show, and nothing else is set
+        assert modal == {"general_feedback"} and blocks == {"correct", "incorrect"}  # one dialog: the reveal
+        assert not (modal | blocks) & choices  # a chosen option can never switch on a modal feedback
         for fb in find("feedbackInline", "qti-feedback-inline"):
-            # shown when RESPONSE (added to FEEDBACK) holds the enclosing choice
+            # shown when CHOSEN (a copy of RESPONSE) holds the enclosing choice
             assert fb.get("identifier") == fb.getparent().get("identifier")
-            assert fb.get("outcomeIdentifier", fb.get("outcome-identifier")) == "FEEDBACK"
+            assert fb.get("outcomeIdentifier", fb.get("outcome-identifier")) == "CHOSEN"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -117,10 +117,10 @@ def test_json_converter_reads_the_upgraded_21_package_too(packages, tmp_path):
 def _score(item_xml: bytes, response: list[str]) -> tuple[float, set[str]]:
     """(SCORE, FEEDBACK) after pyslet runs the item's own response processing on `response`.
 
-    pyslet rejects feedbackInline inside simpleChoice (the QTI 2.1 schema allows it), so the
-    inline feedback is removed first; response processing does not refer to it.
+    pyslet rejects feedbackInline inside simpleChoice and feedbackBlock inside itemBody (the QTI
+    2.1 schema allows both), so they are removed first; response processing does not refer to them.
     """
-    stripped = re.sub(rb"<feedbackInline .*?</feedbackInline>", b"", item_xml, flags=re.S)
+    stripped = re.sub(rb"<(feedbackInline|feedbackBlock) .*?</\1>", b"", item_xml, flags=re.S)
     doc = pyslet_qti.QTIDocument()
     doc.read(src=io.BytesIO(stripped))
     state = ItemSessionState(doc.root)
@@ -129,21 +129,49 @@ def _score(item_xml: bytes, response: list[str]) -> tuple[float, set[str]]:
     if response:
         value.set_value(response if type(value).__name__ == "MultipleContainer" else response[0])
     state.end_attempt()
-    return state["SCORE"].value, set(state["FEEDBACK"].value or {})
+    return state["SCORE"].value, set(state["FEEDBACK"].value or {}), _set(state["CHOSEN"].value)
+
+
+def _set(value) -> set[str]:
+    return set() if value is None else {value} if isinstance(value, str) else set(value)
+
+
+def _expected_score(item, chosen: list[str], scoring: str) -> float:
+    """The documented credit: the point for every key and nothing else; under partial scoring a
+    multiple-response item gives 1/k per key and -1/m per distractor chosen, kept in 0..1."""
+    keys = {f"opt_{o['id']}" for o in item["options"] if o["correct"]}
+    if set(chosen) == keys:
+        return 1.0
+    if scoring == "all-or-nothing" or item["type"] == "single":
+        return 0.0
+    k, m = len(keys), len(item["options"]) - len(keys)
+    return max(0.0, sum(1 / k if c in keys else -1 / m for c in chosen))
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pyslet's own renamed methods
-def test_pyslet_scores_the_written_out_response_processing(packages):
-    """An independent QTI engine scores every sample item and sets FEEDBACK as documented."""
-    with zipfile.ZipFile(packages["qti21"]) as zf:
+@pytest.mark.parametrize("scoring", ["all-or-nothing", "partial"])
+def test_pyslet_scores_the_written_out_response_processing(packages, scoring, tmp_path):
+    """An independent QTI engine scores every sample item and sets FEEDBACK as documented, under
+    either scoring choice."""
+    package = tmp_path / "qti21.zip"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(REPO)
+        assert main(["export", "-f", "qti21", "-o", str(package), "--scoring", scoring]) == 0
+    with zipfile.ZipFile(package) as zf:
         items = {n: zf.read(n) for n in zf.namelist() if n.startswith("items/")}
     assert len(items) == 20
     for name, data in items.items():
         item = read_item(data)
         keys = [f"opt_{o['id']}" for o in item["options"] if o["correct"]]
         wrong = [f"opt_{o['id']}" for o in item["options"] if not o["correct"]][:1]
-        general = {"general_explanation", "general_trap", "general_references"} & set(item["feedback_ids"])
-        assert _score(data, keys) == (1.0, {"correct", *keys, *general}), name
-        partly = keys[:-1] + wrong  # single: the distractor; multiple: one key swapped for a distractor
-        assert _score(data, partly) == (0.0, {"incorrect", *partly, *general}), name
-        assert _score(data, []) == (0.0, {"incorrect", *general}), name
+        assert _score(data, keys) == (1.0, {"correct", "general_feedback"}, set(keys)), name
+        tries = [keys[:-1] + wrong]  # single: the distractor; multiple: one key swapped for a distractor
+        if item["type"] == "multiple":
+            tries += [keys[:1], keys + wrong]  # one key only; every key and a distractor
+        for partly in tries:
+            score, feedback, chosen = _score(data, partly)
+            assert score == pytest.approx(_expected_score(item, partly, scoring), abs=1e-6), (name, partly)
+            assert (feedback, chosen) == ({"incorrect", "general_feedback"}, set(partly)), name
+        assert _score(data, []) == (0.0, {"incorrect", "general_feedback"}, set()), name
+        if scoring == "partial" and item["type"] == "multiple":
+            assert _score(data, keys[:1])[0] > 0, name  # the choice is really honoured

@@ -118,6 +118,22 @@ def test_wrong_answer_then_key_on_a_single_choice_page(browser, site):
     tab.close()
 
 
+def test_all_or_nothing_site_gives_no_partial_credit(browser, tmp_path):
+    """--scoring all-or-nothing: a key and a distractor is simply incorrect (partial: see above)."""
+    questions, exams, bank = load_questions(REPO)
+    by_id = {q.id: q for q in questions}
+    q = by_id["mla-c01-ops-vpc-kms-training"]
+    export("html", questions, exams, bank, tmp_path / "site", scoring="all-or-nothing")
+    tab = Tab(browser)
+    page = tab.open(_page((tmp_path / "site", by_id, ""), q.id))
+    assert page.locator("#practice").get_attribute("data-scoring") is None
+    for o in (q.keys[0], q.distractors[0]):
+        page.check(f"input[value='{o.id}']")
+    page.click("#reveal")
+    assert page.locator("#verdict").inner_text().startswith("✗ Incorrect. You chose")
+    tab.close()
+
+
 def test_multiple_response_needs_the_stated_count(browser, site):
     q = site[1]["mla-c01-ops-vpc-kms-training"]
     tab = Tab(browser)
@@ -128,7 +144,9 @@ def test_multiple_response_needs_the_stated_count(browser, site):
     assert page.locator("#verdict").inner_text() == "Choose 2 answers (1 selected)."
     page.check(f"input[value='{q.distractors[0].id}']")
     page.click("#reveal")
-    assert page.locator("#verdict").inner_text().startswith("✗ Incorrect.")
+    # partial scoring (the default): 1/k for the key, -1/m for the distractor
+    share = round(100 * (1 / len(q.keys) - 1 / len(q.distractors)))
+    assert page.locator("#verdict").inner_text().startswith(f"◐ Partly correct: {share}% of the point.")
     page.uncheck(f"input[value='{q.distractors[0].id}']")
     page.check(f"input[value='{q.keys[1].id}']")
     page.click("#reveal")

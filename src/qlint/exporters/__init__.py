@@ -14,6 +14,12 @@ from qlint.model import Question
 from qlint.project.exams import Exam
 from qlint.registry import Registry
 
+# How a multiple-response question is credited: all keys and no distractor for the point, or
+# Moodle's fractions (each key +1/k, each distractor -1/m, the total kept in 0..1). Partial is
+# the default because core Moodle (XML and GIFT) can express nothing else (docs/exports-qti.md).
+ALL_OR_NOTHING, PARTIAL = "all-or-nothing", "partial"
+SCORING = (ALL_OR_NOTHING, PARTIAL)
+
 
 @dataclass(frozen=True)
 class ExportJob:
@@ -22,6 +28,7 @@ class ExportJob:
     output: Path
     zip: bool = True  # package targets: a .zip, or a folder with --no-zip
     shuffle: bool = True  # QTI/Canvas/Moodle: let the player shuffle options (per-question `shuffle: false` wins)
+    scoring: str = PARTIAL  # multiple response: ALL_OR_NOTHING or PARTIAL, in every exporter that scores
     bank_root: Path | None = None  # media paths must stay inside it
     progress: Callable[[int, int], None] | None = None  # (done, total), for a terminal progress bar
 

@@ -17,8 +17,9 @@ from urllib.parse import quote
 from lxml import etree
 
 from qlint import __version__
-from qlint.exporters import ExportJob, ExportResult
+from qlint.exporters import PARTIAL, ExportJob, ExportResult
 from qlint.exporters import _xhtml as xhtml
+from qlint.exporters._grades import fractions
 from qlint.exporters._content import MediaSet, render, render_inline, require_xml_text, write_package
 from qlint.exporters._xml import XSI, sub, to_bytes
 from qlint.model import OptionView, Question
@@ -27,7 +28,11 @@ from qlint.project.exams import Exam
 LOM = "http://ltsc.ieee.org/xsd/LOM"
 ITEMS, TESTS = "items", "tests"
 CORRECT, INCORRECT = "correct", "incorrect"
-EXPLANATION, TRAP, REFERENCES = "general_explanation", "general_trap", "general_references"
+GENERAL = "general_feedback"  # the one modal feedback: explanation, trap and references under headings
+# The reveal's parts: (div class, heading). Headings sit in the body: players do not show `title`.
+EXPLANATION, TRAP, REFERENCES = ("qlint-explanation", "Explanation"), ("qlint-trap", "Common exam trap"), \
+    ("qlint-go-deeper", "Go deeper")
+CHOSEN = "CHOSEN"  # outcome copied from RESPONSE; each option's feedbackInline shows when it holds that option
 LOM_DIFFICULTY = {"easy": "easy", "medium": "medium", "hard": "difficult"}  # LOMv1.0 vocabulary
 
 
@@ -132,7 +137,7 @@ class _Item:
 
         return xhtml.parse(html, self.d.ns, image)
 
-    def build(self, shuffle: bool) -> etree._Element:
+    def build(self, shuffle: bool, partial: bool = False) -> etree._Element:
         q, d = self.q, self.d
         root = etree.Element(d.tag("assessmentItem"), nsmap={None: d.ns, "xsi": XSI})
         root.set(f"{{{XSI}}}schemaLocation", f"{d.ns} {d.schema_location}")
@@ -145,9 +150,13 @@ class _Item:
         correct = d.sub(rd, "correctResponse")
         for key in q.keys:
             d.sub(correct, "value", choice_identifier(key.id))
+        partial = partial and multiple
+        if partial:
+            self._mapping(rd)
         self._outcome(root, "SCORE", "single", "float", "0")
         self._outcome(root, "MAXSCORE", "single", "float", "1")
         self._outcome(root, "FEEDBACK", "multiple", "identifier", None)
+        self._outcome(root, CHOSEN, "multiple" if multiple else "single", "identifier", None)
         body = d.sub(root, "itemBody")
         stem = d.html(body, "div", **{"class": "qlint-stem"})
         xhtml.append(stem, self._content(q.stem, "/stem"))
@@ -155,9 +164,17 @@ class _Item:
                             shuffle="true" if shuffle else "false", maxChoices=str(q.choose))
         for option in q.options:
             self._choice(interaction, option)
-        self._processing(root)
+        self._verdicts(body)
+        self._processing(root, partial)
         self._modal_feedback(root)
         return root
+
+    def _mapping(self, rd) -> None:
+        """Partial credit as Moodle grades it: each key +1/k, each distractor -1/m, total in 0..1."""
+        d, q = self.d, self.q
+        mapping = d.sub(rd, "mapping", lowerBound="0", upperBound="1", defaultValue="0")
+        for option, fraction in zip(q.options, fractions(q)):
+            d.sub(mapping, "mapEntry", mapKey=choice_identifier(option.id), mappedValue=f"{fraction / 100:.7g}")
 
     def _outcome(self, root, identifier: str, cardinality: str, base_type: str, default: str | None) -> None:
         od = self.d.sub(root, "outcomeDeclaration", identifier=identifier, cardinality=cardinality, baseType=base_type)
@@ -183,7 +200,7 @@ class _Item:
             last.tail = (last.tail or "") + " "
         else:
             choice.text = (choice.text or "") + " "
-        fb = d.sub(choice, "feedbackInline", outcomeIdentifier="FEEDBACK",
+        fb = d.sub(choice, "feedbackInline", outcomeIdentifier=CHOSEN,
                    identifier=choice_identifier(option.id), showHide="show")
         for i, (cls, label, text, key) in enumerate(parts):
             if i:
@@ -193,18 +210,14 @@ class _Item:
                 d.html(span, "strong", label, **{"class": "qlint-label"}).tail = " "
             xhtml.append(span, xhtml.flatten(self._content(text, f"{option.pointer}/{key}"), d.ns))
 
-    def _add_feedback(self, parent, *values: etree._Element | str) -> None:
-        """FEEDBACK := multiple(FEEDBACK, values...)."""
-        d = self.d
-        multi = d.sub(d.sub(parent, "setOutcomeValue", identifier="FEEDBACK"), "multiple")
-        d.sub(multi, "variable", identifier="FEEDBACK")
-        for value in values:
-            if isinstance(value, str):
-                d.sub(multi, "baseValue", value, baseType="identifier")
-            else:
-                multi.append(value)
+    def _set_feedback(self, parent, *identifiers: str) -> None:
+        """FEEDBACK := multiple(baseValue...): no variable inside the list. A QTI 3 player (citolab
+        qti-components) mishandles variables combined into a list, so FEEDBACK is never accumulated."""
+        multi = self.d.sub(self.d.sub(parent, "setOutcomeValue", identifier="FEEDBACK"), "multiple")
+        for identifier in identifiers:
+            self.d.sub(multi, "baseValue", identifier, baseType="identifier")
 
-    def _processing(self, root) -> None:
+    def _processing(self, root, partial: bool) -> None:
         """Written out (the match_correct template sets SCORE only and cannot drive feedback)."""
         d = self.d
         rp = d.sub(root, "responseProcessing")
@@ -214,43 +227,50 @@ class _Item:
         d.sub(match, "variable", identifier="RESPONSE")
         d.sub(match, "correct", identifier="RESPONSE")
         d.sub(d.sub(then, "setOutcomeValue", identifier="SCORE"), "variable", identifier="MAXSCORE")
-        self._add_feedback(then, CORRECT)
+        self._set_feedback(then, CORRECT, GENERAL)
         otherwise = d.sub(cond, "responseElse")
-        d.sub(d.sub(otherwise, "setOutcomeValue", identifier="SCORE"), "baseValue", "0", baseType="float")
-        self._add_feedback(otherwise, INCORRECT)
-        chosen = etree.Element(d.tag("variable"), **d.attrs(identifier="RESPONSE"))
-        self._add_feedback(rp, chosen, *self._general_ids())
+        score = d.sub(otherwise, "setOutcomeValue", identifier="SCORE")
+        if partial:  # the mapping's bounds keep it in 0..1; full marks come from the branch above
+            d.sub(score, "mapResponse", identifier="RESPONSE")
+        else:
+            d.sub(score, "baseValue", "0", baseType="float")
+        self._set_feedback(otherwise, INCORRECT, GENERAL)
+        # The chosen options, for their inline feedback: a plain copy, never NULL-merged into a list.
+        d.sub(d.sub(rp, "setOutcomeValue", identifier=CHOSEN), "variable", identifier="RESPONSE")
 
-    def _general_ids(self) -> list[str]:
-        q = self.q
-        ids = [EXPLANATION]
-        if q.trap and q.trap.strip():
-            ids.append(TRAP)
-        if q.data.get("references"):
-            ids.append(REFERENCES)
-        return ids
-
-    def _modal(self, root, identifier: str, title: str) -> etree._Element:
-        d = self.d
-        fb = d.sub(root, "modalFeedback", outcomeIdentifier="FEEDBACK", identifier=identifier,
-                   showHide="show", title=title)
-        return d.sub(fb, "contentBody") if d.v3 else fb
-
-    def _modal_feedback(self, root) -> None:
+    def _verdicts(self, body) -> None:
+        """"Correct." / "Incorrect. The correct answer is ..." as feedback blocks under the choices:
+        shown in the page, so the one modal dialog left is the reveal."""
         q, d = self.q, self.d
-        d.html(self._modal(root, CORRECT, "Correct"), "p", "Correct.")
-        p = d.html(self._modal(root, INCORRECT, "Incorrect"), "p",
-                   "Incorrect. The correct answer is: " if len(q.keys) == 1 else "Incorrect. The correct answers are: ")
+        d.html(self._feedback(body, "feedbackBlock", CORRECT), "p", "Correct.", **{"class": "qlint-verdict"})
+        p = d.html(self._feedback(body, "feedbackBlock", INCORRECT), "p", "Incorrect. The correct answer is: " if len(q.keys) == 1
+                   else "Incorrect. The correct answers are: ", **{"class": "qlint-verdict"})
         for i, key in enumerate(q.keys):
             if i:
                 d.html(p, "span", "; ")
             xhtml.append(d.html(p, "span", **{"class": "qlint-key"}), self._content(key.text, f"{key.pointer}/text", inline=True))
-        ids = self._general_ids()
-        xhtml.append(self._modal(root, EXPLANATION, "Explanation"), self._content(q.explanation, "/explanation"))
-        if TRAP in ids:
-            xhtml.append(self._modal(root, TRAP, "Common exam trap"), self._content(q.trap or "", "/trap"))
-        if REFERENCES in ids:
-            ul = d.html(self._modal(root, REFERENCES, "Go deeper"), "ul", **{"class": "qlint-references"})
+
+    def _feedback(self, parent, kind: str, identifier: str, **attrs: str) -> etree._Element:
+        """A feedback element shown when FEEDBACK holds `identifier`; its content goes in what this returns."""
+        d = self.d
+        fb = d.sub(parent, kind, outcomeIdentifier="FEEDBACK", identifier=identifier, showHide="show", **attrs)
+        return d.sub(fb, "contentBody") if d.v3 else fb
+
+    def _part(self, parent, part: tuple[str, str]) -> etree._Element:
+        div = self.d.html(parent, "div", **{"class": part[0]})
+        self.d.html(div, "h3", part[1], **{"class": "qlint-heading"})
+        return div
+
+    def _modal_feedback(self, root) -> None:
+        """One modal feedback, shown after every attempt: explanation, trap, references, each
+        under a visible heading (players open one dialog per modal feedback)."""
+        q, d = self.q, self.d
+        body = self._feedback(root, "modalFeedback", GENERAL, title="Explanation")
+        xhtml.append(self._part(body, EXPLANATION), self._content(q.explanation, "/explanation"))
+        if q.trap and q.trap.strip():
+            xhtml.append(self._part(body, TRAP), self._content(q.trap, "/trap"))
+        if q.data.get("references"):
+            ul = d.html(self._part(body, REFERENCES), "ul", **{"class": "qlint-references"})
             for ref in q.data["references"]:
                 d.html(d.html(ul, "li"), "a", ref["title"], href=ref["url"])
 
@@ -378,7 +398,7 @@ def export(job: ExportJob, d: Dialect) -> ExportResult:
         require_xml_text(q.path, q.data)
         media = MediaSet(job.bank_root)
         shuffle = job.shuffle and q.data.get("shuffle", True) is not False
-        files[item_href(q)] = to_bytes(_Item(q, d, media).build(shuffle), d.mixed)
+        files[item_href(q)] = to_bytes(_Item(q, d, media).build(shuffle, job.scoring == PARTIAL), d.mixed)
         for name, data in media.read().items():
             files[name] = data
         item_images.append((q, [quote(name) for name in sorted(media.files)]))

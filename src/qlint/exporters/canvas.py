@@ -5,7 +5,8 @@ Layout (the shape text2qti and Canvas's own exports use): `imsmanifest.xml`, an 
 (the questions) and `images/...`. Question text is HTML carried as escaped text in `mattext`.
 Feedback: `general_fb` (explanation, exam trap, references; always shown), `correct_fb`,
 `general_incorrect_fb`, and `<answer-id>_fb` per answer (rationale, when it would be right,
-why it is tempting). Multiple answers score all-or-nothing, as Canvas does.
+why it is tempting). Multiple answers score all-or-nothing (every key, no distractor) or, with
+partial scoring, each chosen answer adds its Moodle-style share of 100 (SCORE is kept in 0..100).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from urllib.parse import quote
 
 from lxml import etree
 
-from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
+from qlint.exporters._grades import fmt, fractions
 from qlint.exporters import _xhtml as xhtml
 from qlint.exporters._content import MediaSet, render, render_inline, require_xml_text, where, write_package
 from qlint.exporters._xml import XSI, sub, to_bytes
@@ -53,7 +55,9 @@ def _labelled(label: str, html: str) -> str:
 
 
 class _Quiz:
-    def __init__(self, code: str, exam: Exam | None, questions: list[Question], media: MediaSet) -> None:
+    def __init__(self, code: str, exam: Exam | None, questions: list[Question], media: MediaSet,
+                 partial: bool = False) -> None:
+        self.partial = partial
         self.code, self.exam, self.questions, self.media = code, exam, questions, media
         self.id = quiz_id(code)
 
@@ -171,6 +175,11 @@ class _Quiz:
             self._q(var, "varequal", answer_id(q, q.keys[0]), respident="response1")
         self._q(cond, "setvar", "100", action="Set", varname="SCORE")
         self._display(cond, "correct_fb")
+        if self.partial and q.type == "multiple":  # not fully right: each chosen answer adds its share
+            for o, share in zip(q.options, fractions(q)):
+                cond, var = self._condition(rp, "Yes")
+                self._q(var, "varequal", answer_id(q, o), respident="response1")
+                self._q(cond, "setvar", fmt(share), action="Add", varname="SCORE")
         cond, var = self._condition(rp, "Yes")
         self._q(var, "other")
         self._display(cond, "general_incorrect_fb")
@@ -253,7 +262,7 @@ def write(job: ExportJob) -> ExportResult:
     files: dict[str, bytes] = {"non_cc_assessments/": b""}
     quizzes, done = [], 0
     for code in sorted(by_exam):
-        quiz = _Quiz(code, job.exams.get(code), by_exam[code], media)
+        quiz = _Quiz(code, job.exams.get(code), by_exam[code], media, job.scoring == PARTIAL)
         files[f"{quiz.id}/{quiz.id}.xml"] = to_bytes(quiz.assessment())
         files[f"{quiz.id}/assessment_meta.xml"] = to_bytes(quiz.meta(_shuffle(job, by_exam[code], result.warnings)))
         quizzes.append(quiz)

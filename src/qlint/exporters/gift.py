@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
 from qlint.exporters import _feedback as fb
 from qlint.exporters._grades import fmt, fractions, is_multiple
 from qlint.exporters._layout import Site
@@ -68,6 +68,12 @@ def _losses(q: Question, root) -> list[str]:
 
 @exporter("gift", "GIFT (Moodle's text format): categories, per-answer and general feedback, weights")
 def export_gift(job: ExportJob) -> ExportResult:
+    if job.scoring == ALL_OR_NOTHING:
+        for q in job.questions:
+            if is_multiple(q):  # refused before writing: GIFT's only multiple response is per-answer weights
+                raise ValueError(f"{locate(q, '/type')}: GIFT cannot score a multiple-response question "
+                                 "all-or-nothing (its answers carry partial weights only); export with "
+                                 "--scoring partial, or use the moodle format")
     site = Site(job, ".gift")
     result = ExportResult()
     blocks = []

@@ -19,10 +19,10 @@ from importlib import resources
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.exporters._content import render
 from qlint.exporters._feedback import compact
-from qlint.exporters._grades import is_multiple
+from qlint.exporters._grades import fractions, is_multiple
 from qlint.exporters._layout import Site, choose_word, lead_in
 from qlint.exporters._output import write_folder
 from qlint.model import Question
@@ -61,6 +61,7 @@ def _html(markdown: str | None, urls: dict[str, str], inline: bool = False) -> M
 class _Pages:
     def __init__(self, job: ExportJob) -> None:
         self.site = Site(job, ".html")
+        self.partial = job.scoring == PARTIAL
         self.css, self.js = _asset("practice.css"), _asset("practice.js")
         self.warnings: list[str] = []
 
@@ -81,6 +82,10 @@ class _Pages:
             "why_chosen": _html(o.raw.get("why_chosen"), urls) if o.raw.get("why_chosen") else "",
         } for o in q.options]
         multiple = is_multiple(q)
+        partial = multiple and self.partial
+        if partial:  # each option's credit when ticked, as Moodle grades it (the page's script adds them)
+            for option, share in zip(options, fractions(q)):
+                option["credit"] = f"{share / 100:.7g}"
         prev, nxt = site.neighbours(q)
         stem = _html(q.stem, urls)
         if any(_REMOTE_IMG.search(str(v)) for v in [stem, *(o["html"] for o in options)]):
@@ -90,7 +95,7 @@ class _Pages:
             [("Practice questions", site.index), (site.exam_name(q.exam), site.exam_index(q.exam)),
              (site.domain_name(q.exam, q.domain), site.domain_index(q.exam, q.domain))],
             script=True, title=site.title(q), stem=stem, trap=_html(q.trap, urls) if q.trap else "",
-            multiple=multiple, choose=len(q.keys) if multiple else 1,
+            multiple=multiple, partial=partial, choose=len(q.keys) if multiple else 1,
             choose_word=choose_word(len(q.keys)),
             options=options, keys=[o for o in options if o["correct"]], explanation=_html(q.explanation, urls),
             references=[(r["title"], r["url"]) for r in q.data.get("references") or []],

@@ -13,7 +13,8 @@ import json
 import os
 from typing import Any
 
-from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
+from qlint.exporters._grades import fractions, is_multiple
 from qlint.exporters._content import render
 from qlint.exporters._media import bank_root, question_images
 from qlint.exporters._output import write_file
@@ -59,12 +60,21 @@ def question_record(q: Question, job: ExportJob, root) -> dict[str, Any]:
             "right_when": _text(o.raw.get("right_when"), urls), "why_chosen": _text(o.raw.get("why_chosen"), urls),
         } for o in q.options],
         "keys": [o.id for o in q.keys],
+        **_scoring(q, job.scoring),
         "explanation": _text(q.explanation, urls),
         "references": [{"title": r["title"], "url": r["url"]} for r in q.data.get("references") or []],
         "related": list(q.data.get("related") or []),
         "media": [{"path": key, "media_type": image.media_type, "sha256": hashlib.sha256(data := image.read()).hexdigest(),
                    "base64": base64.b64encode(data).decode("ascii")} for key, image in sorted(unique.items())],
     }
+
+
+def _scoring(q: Question, scoring: str) -> dict[str, Any]:
+    """How the point is earned: single response and all-or-nothing need every key and nothing else;
+    partial gives each option's credit when chosen (the total kept in 0..1)."""
+    if not (scoring == PARTIAL and is_multiple(q)):
+        return {"scoring": "all-or-nothing", "credits": None}
+    return {"scoring": "partial", "credits": {o.id: round(share / 100, 7) for o, share in zip(q.options, fractions(q))}}
 
 
 def _records(job: ExportJob):

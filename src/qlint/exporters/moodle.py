@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from lxml import etree
 
-from qlint.exporters import ExportJob, ExportResult, exporter
+from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
 from qlint.exporters import _feedback as fb
 from qlint.exporters._content import render
 from qlint.exporters._grades import fmt, fractions, is_multiple
@@ -75,15 +75,22 @@ def _category(quiz: etree._Element, path: str, info: str, idnumber: str) -> None
     etree.SubElement(q, "idnumber").text = idnumber
 
 
-def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool) -> None:
-    el = etree.SubElement(quiz, "question", type="multichoice")
+# Core Moodle's multichoice always gives partial credit; all-or-nothing needs this question type
+# (the "All-or-Nothing Multiple Choice" plugin), which marks each key 100 and every other answer 0.
+ALL_OR_NOTHING_TYPE = "multichoiceset"
+
+
+def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_nothing: bool = False) -> None:
+    set_type = all_or_nothing and is_multiple(q)
+    el = etree.SubElement(quiz, "question", type=ALL_OR_NOTHING_TYPE if set_type else "multichoice")
     _text(etree.SubElement(el, "name"), q.id, html=False)
     stem = _Area(q, site, [("/stem", q.stem)])
     stem.write(el, "questiontext", render(q.stem, stem.urls))
     general = _Area(q, site, [("/explanation", q.explanation), ("/trap", q.trap or "")])
     general.write(el, "generalfeedback", fb.general(q, general.urls))
+    single = [] if set_type else [("single", "false" if is_multiple(q) else "true")]
     for tag, value in (("defaultgrade", DEFAULT_GRADE), ("penalty", PENALTY), ("hidden", "0"),
-                       ("idnumber", q.id), ("single", "false" if is_multiple(q) else "true"),
+                       ("idnumber", q.id), *single,
                        ("shuffleanswers", "true" if shuffle else "false"), ("answernumbering", NUMBERING),
                        ("showstandardinstruction", "0")):
         etree.SubElement(el, tag).text = value
@@ -91,7 +98,8 @@ def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool) -> N
         _text(etree.SubElement(el, tag, format="html"), f"<p>{message}</p>")
     if is_multiple(q):
         etree.SubElement(el, "shownumcorrect")
-    for o, fraction in zip(q.options, fractions(q)):
+    grades = [100.0 if o.correct else 0.0 for o in q.options] if set_type else fractions(q)
+    for o, fraction in zip(q.options, grades):
         answer = _Area(q, site, [(f"{o.pointer}/text", o.text)])
         a = answer.write(el, "answer", fb.compact(o.text, answer.urls))
         a.set("fraction", fmt(fraction))
@@ -122,10 +130,14 @@ def export_moodle(job: ExportJob) -> ExportResult:
                     shuffle = False
                     result.warnings.append(f"{locate(q, '/options')}: Moodle cannot keep one option in place "
                                            "while shuffling the others; shuffling is off for this question")
-                _question(quiz, q, site, shuffle)
+                _question(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING)
                 done += 1
                 job.tick(done)
     data = b'<?xml version="1.0" encoding="UTF-8"?>\n' + etree.tostring(quiz, encoding="UTF-8", pretty_print=True)
     result.written = write_file(job.output, data)
     result.warnings.append(f"{job.output}: Moodle XML has no place for {DROPPED}; they are not exported")
+    if job.scoring == ALL_OR_NOTHING and any(is_multiple(q) for q in job.questions):
+        result.warnings.append(f"{job.output}: all-or-nothing scoring writes multiple-response questions as type "
+                               f"'{ALL_OR_NOTHING_TYPE}', which imports only where the All-or-Nothing Multiple "
+                               "Choice plugin is installed (core Moodle: --scoring partial)")
     return result

@@ -167,7 +167,8 @@ class QuestionReader:
         place(self.q, self.job, exam, domain, line or self.q.line)
         data["format"] = 1
         data["id"] = self._id()
-        single = _flag(el, "single", True)
+        # multichoiceset (the All-or-Nothing plugin, written by --scoring all-or-nothing) is always multiple
+        single = _flag(el, "single", True) and el.get("type") != "multichoiceset"
         answers = [a for a in el if local(a) == "answer"]
         grades = [self._fraction(a) for a in answers]
         keyed = self._keys(grades, single)
@@ -294,7 +295,7 @@ def read_moodle(job: ImportJob) -> ImportResult:
             result.unmapped.append(Unmapped(el.sourceline or 0, f"<{local(el)}> is not a question"))
         elif kind == "category":
             category = _category(el, job)
-        elif kind == "multichoice":
+        elif kind in ("multichoice", "multichoiceset"):
             result.questions.append(QuestionReader(el, job, category).read())
         else:
             name = _text(_child(el, "name")).strip()

@@ -8,8 +8,9 @@ The mapping is the one docs/exports-qti.md documents for the exporter, read in r
 - the item: `RESPONSE` cardinality -> type, `maxChoices` -> choose, `shuffle="false"` -> shuffle,
   `div.qlint-stem` -> stem, `simpleChoice` (`opt_<id>`, `fixed`) -> options with their text before
   the `feedbackInline`, whose `span.qlint-rationale` / `qlint-right-when` / `qlint-why-chosen` give
-  the option's feedback, `correctResponse` -> the keys, modal feedback `general_explanation`,
-  `general_trap`, `general_references` -> explanation, trap, references.
+  the option's feedback, `correctResponse` -> the keys, the modal feedback `general_feedback`'s
+  `div.qlint-explanation` / `qlint-trap` / `qlint-go-deeper` -> explanation, trap, references
+  (packages from before: modal feedback `general_explanation`, `general_trap`, `general_references`).
 
 Items from other tools are read the same way where they fit (stem from the item body, the whole
 inline feedback as the rationale); every part that fits nowhere is reported, never dropped.
@@ -39,7 +40,9 @@ MANIFEST = "imsmanifest.xml"
 BLUEPRINT = "qlint exam blueprint"
 LOM_DIFFICULTY = {"easy": "easy", "medium": "medium", "difficult": "hard", "very easy": "easy", "very difficult": "hard"}
 FEEDBACK_PARTS = {"qlint-rationale": "rationale", "qlint-right-when": "right_when", "qlint-why-chosen": "why_chosen"}
-GENERAL = {"general_explanation": "explanation", "general_trap": "trap"}
+GENERAL = {"general_explanation": "explanation", "general_trap": "trap"}  # before the reveal was one block
+REVEAL = "general_feedback"  # one modal feedback: div.qlint-explanation / qlint-trap / qlint-go-deeper, each headed
+REVEAL_PARTS = {"qlint-explanation": "explanation", "qlint-trap": "trap", "qlint-go-deeper": "references"}
 EXPORT_ONLY = {"correct", "incorrect"}  # modal feedback the exporter adds ("Correct.", "Incorrect. The answer is ...")
 
 
@@ -372,6 +375,8 @@ class ItemReader:
             body = fb if body is None else body
             if identifier in EXPORT_ONLY:
                 continue
+            if identifier == REVEAL and self._reveal(body, data):
+                continue
             if identifier in GENERAL:
                 data[GENERAL[identifier]] = self.text.markdown(body, GENERAL[identifier])
             elif identifier == "general_references":
@@ -390,6 +395,22 @@ class ItemReader:
             data["explanation"] = placeholder("explanation")
         if "trap" in data and not data["trap"]:
             del data["trap"]
+
+    def _reveal(self, body: etree._Element, data: dict[str, Any]) -> bool:
+        """qlint's own reveal: each part's div, its `h3.qlint-heading` dropped. False for another tool's."""
+        parts = [el for el in body if local(el) == "div" and set(classes(el)) & set(REVEAL_PARTS)]
+        if not parts:
+            return False
+        for div in parts:
+            key = REVEAL_PARTS[next(c for c in classes(div) if c in REVEAL_PARTS)]
+            div = copy.deepcopy(div)
+            for heading in [el for el in div if local(el) == "h3" and "qlint-heading" in classes(el)]:
+                remove(heading)
+            if key == "references":
+                data["references"] = self._references(div)
+            else:
+                data[key] = self.text.markdown(div, key)
+        return True
 
     def _references(self, body: etree._Element) -> list[dict[str, str]]:
         refs = []

@@ -35,6 +35,7 @@ class Config:
     output_format: str = ""
     limits: Limits = Limits()
     format: "FormatOptions" = field(default_factory=lambda: FormatOptions())
+    scoring: str = "partial"  # [export] scoring: multiple-response credit in every export (all-or-nothing | partial)
 
     @cached_property  # asked once per file: resolve once
     def bank_dir(self) -> Path:
@@ -96,6 +97,7 @@ def load_config(start: Path | None = None) -> Config:
         output_format=raw.get("output-format", ""),
         limits=Limits(**{names[k]: v for k, v in raw.get("limits", {}).items()}),
         format=FormatOptions(**raw.get("format", {})),  # the config schema checked the keys and ranges
+        scoring=raw.get("export", {}).get("scoring", "partial"),
     )
 
 

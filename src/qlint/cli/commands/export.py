@@ -9,7 +9,7 @@ from pathlib import Path
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
 from qlint.diagnostic import Severity
 from qlint.engine import lint, make_settings
-from qlint.exporters import EXPORTERS, ExportJob
+from qlint.exporters import EXPORTERS, SCORING, ExportJob
 from qlint.files import UnsafePathError
 from qlint.model import Question
 from qlint.printable import printable, raw_stream
@@ -62,6 +62,9 @@ def configure(p: argparse.ArgumentParser):
                    help="only these statuses (default: published,review)")
     p.add_argument("--no-zip", action="store_true", help="package formats: write a folder instead of a zip")
     p.add_argument("--no-shuffle", action="store_true", help="ask players not to shuffle options")
+    p.add_argument("--scoring", choices=SCORING, default=None,
+                   help="multiple-response credit in every format: all-or-nothing, or partial as Moodle grades "
+                        "(default: [export] scoring in the config, else partial)")
     p.add_argument("--force", action="store_true", help="export even when the questions have lint errors")
     return run
 
@@ -96,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         output=Path(args.output),
         zip=not args.no_zip,
         shuffle=not args.no_shuffle,
+        scoring=args.scoring or config.scoring,
         bank_root=config.bank_dir,
         progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(questions) >= 200 else None,
     )
