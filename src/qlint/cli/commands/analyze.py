@@ -29,8 +29,9 @@ def configure(p: argparse.ArgumentParser):
                    help="question files or folders the responses answer (default: the configured bank)")
     p.add_argument("--all-attempts", action="store_true",
                    help="count every attempt as a respondent (default: each learner's first attempt only)")
-    p.add_argument("--scoring", choices=["all-or-nothing", "partial"], default="all-or-nothing",
-                   help="multiple-response scoring: exactly the keys (default), or Moodle-style partial credit")
+    p.add_argument("--scoring", choices=["all-or-nothing", "partial"], default=None,
+                   help="multiple-response scoring: exactly the keys, or partial credit "
+                        "(default: the bank's, [export] scoring in qlint.toml, as the exports score)")
     p.add_argument("--html", metavar="DIR", default=None, help="also write a static HTML report to DIR")
     p.add_argument("--select", type=_csv, default=[], metavar="CODES", help="only these rules")
     p.add_argument("--ignore", type=_csv, default=[], metavar="CODES", help="rules to skip")
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{n.where}: note: {n.message}", file=sys.stderr)
     if len(notes) > MAX_NOTES:
         print(f"qlint: {len(notes) - MAX_NOTES} more notes like these", file=sys.stderr)
-    a = analyse(responses, keys, args.scoring)
+    a = analyse(responses, keys, args.scoring or config.scoring)
     diagnostics = run_rules(a, settings)
     code = EXIT_FINDINGS if any(d.severity >= Severity.parse(args.fail_on) for d in diagnostics) else EXIT_OK
     summary = (f"{a.n_respondents} respondents, {len(a.items)} items; {a.reliability_name} "

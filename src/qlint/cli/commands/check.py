@@ -67,7 +67,7 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff without writing (exit 1 if any)")
     p.add_argument("--responses", action="append", default=[], metavar="FILE",
                    help="also report the response rules (R codes) from learners' responses in FILE, as `qlint analyze` "
-                        "does (first attempts, all-or-nothing scoring)")
+                        "does (first attempts, the bank's [export] scoring)")
     return run
 
 
@@ -87,7 +87,7 @@ def response_findings(settings, config, files: list[str]) -> int | None:
         return EXIT_ERROR
     for n in responses.notes[:20]:
         print(f"{n.where}: note: {n.message}", file=sys.stderr)
-    settings.extra = run_rules(analyse(responses, keys), settings, suppress=False)  # lint() applies the comments
+    settings.extra = run_rules(analyse(responses, keys, config.scoring), settings, suppress=False)  # lint() applies the comments
     return None
 
 
