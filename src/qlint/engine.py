@@ -23,6 +23,7 @@ from qlint.loading.positions import Locator, yaml_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
+from qlint.project.banks import bank_folders, exams_folder, in_exams_folder
 from qlint.project.config import Config
 from qlint.project.discovery import (YAML_SUFFIXES, absolute_path, discover, display_path, display_paths, entered,
                                      is_within, real_path, walk)
@@ -101,12 +102,8 @@ def _diag(rule: Rule, severity: Severity, path: str, message: str, line: int, co
 
 
 def _kind(path: str, config: Config) -> str:
-    return "exam" if _in_exams(os.path.dirname(os.path.abspath(path)) or ".", config.exams_dir) else "question"
-
-
-@lru_cache(maxsize=4096)
-def _in_exams(folder: str, exams_dir: Any) -> bool:
-    return is_within(folder, exams_dir)
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    return "exam" if in_exams_folder(folder, config.bank_dir, config.exams_dir) else "question"
 
 
 def load_document(path: str, config: Config, text: str | None = None,
@@ -273,21 +270,29 @@ def _context_files(settings: Settings, results: dict[str, FileResult],
                    unreadable: list[tuple[str, str]] | None = None) -> list[str]:
     """Bank question files that are not among `results` (the files asked for); bank folders that
     cannot be listed go to `unreadable` as (folder, why)."""
-    folder = settings.config.bank_dir
-    if not folder.is_dir():
-        return []
+    cwd = os.getcwd() + os.sep
+    asked = [absolute_path(p, cwd) for p, r in results.items() if r.kind == "question"]
+    banks = bank_folders(settings.config, asked)  # the banks the files belong to, no other
+    exams = [p for p, r in results.items() if r.kind == "exam"]  # judged against the bank using them
+    if settings.config.bank_dir not in banks and any(is_within(p, settings.config.exams_dir) for p in exams):
+        banks.insert(0, settings.config.bank_dir)
+    banks += [b for b in bank_folders(settings.config, [absolute_path(p, cwd) for p in exams]) if b not in banks]
+    out: list[str] = []
+    for folder in banks:
+        if folder.is_dir():
+            out += _unasked(folder, exams_folder(settings.config, folder), asked, unreadable)
+    return out
+
+
+def _unasked(folder: Path, exams_dir: Path, asked: list[str], unreadable: list[tuple[str, str]] | None) -> list[str]:
+    """The question files of one bank folder that are not among `asked` (absolute paths)."""
     # The walk starts at a resolved folder and enters no symlinked folder, so a file's real path
     # is its path unless the file itself is a link; a target whose absolute path is such a path
     # needs no realpath either (100k realpath calls cost 0.7 s).
     files, links = walk(str(folder), unreadable)
-    exams = str(settings.config.exams_dir).rstrip(os.sep) + os.sep
+    exams = str(exams_dir).rstrip(os.sep) + os.sep
     walked = {f for f in files if not f.startswith(exams)}
-    seen = set()
-    cwd = os.getcwd() + os.sep
-    for p, r in results.items():
-        if r.kind == "question":
-            a = absolute_path(p, cwd)
-            seen.add(a if a in walked and a not in links else real_path(p))
+    seen = {a if a in walked and a not in links else real_path(a) for a in asked}
     return [f for f in files if f in walked and (real_path(f) if f in links else f) not in seen]
 
 
