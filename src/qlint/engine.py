@@ -19,6 +19,7 @@ from qlint.cache import digest
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
+from qlint.loading.indentation import find_slip
 from qlint.loading.positions import Locator, yaml_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
@@ -117,8 +118,22 @@ def load_document(path: str, config: Config, text: str | None = None,
     except FastPathError as exc:
         found = yaml_error(text)
         message, line, col = found if found else (exc.message, exc.line, exc.col)
+        slip = find_slip(text, line) if found else None
+        if slip is not None:  # the line the author got wrong, not the one where the parser gave up
+            where = "here" if slip.line == line else f"at {line}:{col}"
+            message, line, col = f"bad indentation: {slip.hint} (the parser stopped {where}: {message})", slip.line, slip.col
         raise LoadError("Y001", message, line, col) from None
     return text, data
+
+
+def _text_for_report(path: str, config: Config, text: str | None, source: bytes | None) -> str:
+    """The text of a file that did not load, for --show-source; "" when it cannot be decoded."""
+    if text is not None:
+        return text
+    try:
+        return decode(source if source is not None else read_source(path, config.root, config.limits))
+    except LoadError:
+        return ""
 
 
 def _findings(settings: Settings, q: Question) -> Iterable[tuple[Rule, Finding]]:
@@ -156,7 +171,8 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
         text, data = load_document(path, config, text, source)
     except LoadError as exc:
         rule = RULES.get(exc.code)
-        return FileResult(path, [_diag(rule, selection.severity_of(rule), shown, exc.message, exc.line, exc.col)], kind)
+        return FileResult(path, [_diag(rule, selection.severity_of(rule), shown, exc.message, exc.line, exc.col)], kind,
+                          text=_text_for_report(path, config, text, source))
 
     found: list[tuple[Rule, Finding]] = []
     schema_rule = RULES.get("S001")
