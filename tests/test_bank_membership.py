@@ -51,8 +51,19 @@ def test_a_configured_bank_elsewhere_is_its_own_bank(in_repo, tmp_path, capsys):
     assert BANK_CODES.findall(out) == ["B002"], out
 
 
-def test_a_file_outside_any_bank_is_compared_with_the_files_checked_only(in_repo, tmp_path, capsys):
+def test_a_loose_file_is_still_compared_with_the_bank_qlint_runs_for(in_repo, tmp_path, capsys):
+    """A draft outside any bank (here a copy in a temporary folder) belongs to no other bank: the
+    configured one is its context, so its duplicate is caught before it moves in."""
     loose = tmp_path / "draft.yaml"
     shutil.copy(BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml", loose)
+    code, out, err = run(capsys, "check", "--no-cache", "--select", "B001", str(loose))
+    assert code == 1 and " B001 " in out and "bank/mla-c01/model-development/layer-split-across-gpus.yaml" in out, out
+
+
+def test_a_file_of_another_project_outside_its_bank_is_in_no_bank(in_repo, tmp_path, capsys):
+    other = _other_repo(tmp_path, config='bank = "bank"\n')
+    (other / "notes").mkdir()
+    loose = other / "notes" / "draft.yaml"
+    shutil.copy(BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml", loose)
     code, out, err = run(capsys, "check", "--no-cache", "--select", "B001,B006", str(loose))
-    assert code == 0, out + err
+    assert code == 0, out + err  # neither this repository's bank nor the other project's

@@ -3,9 +3,9 @@
 `qlint check ../other-repo/bank` run from this project must not compare that bank with this
 project's bank/ (every question would be a duplicate of its twin here). A file belongs to:
 the configured bank when it lies inside it; else the bank of the project holding it (the nearest
-qlint.toml or [tool.qlint] above it); else the nearest folder above it named like the configured
-bank folder (the same layout in a project without configuration); else no bank: it is compared
-with the other files checked only.
+qlint.toml or [tool.qlint] above it; none when it lies outside that bank); else the nearest folder
+above it named like the configured bank folder (the same layout in a project without
+configuration); else, a loose file of this project or of none, the configured bank.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def bank_folders(config: Config, question_files: list[str]) -> list[Path]:
         if path.startswith(own):  # the common case, without touching the file system
             found[config.bank_dir] = None
             continue
-        bank = _bank_of(os.path.dirname(os.path.realpath(path)), config.bank_dir)
+        bank = _bank_of(os.path.dirname(os.path.realpath(path)), config.bank_dir, config.source)
         if bank is not None:
             found[bank] = None
     return sorted(found, key=lambda b: b != config.bank_dir)
@@ -44,7 +44,7 @@ def exams_folder(config: Config, bank: Path) -> Path:
 
 
 @lru_cache(maxsize=1024)
-def _bank_of(folder: str, own: Path) -> Path | None:
+def _bank_of(folder: str, own: Path, own_config: Path | None) -> Path | None:
     here = Path(folder)
     if here == own or own in here.parents:
         return own
@@ -52,10 +52,14 @@ def _bank_of(folder: str, own: Path) -> Path | None:
         source, raw = find_config(here)
     except ConfigError:
         source, raw = None, {}
-    if source is not None:
+    if source is not None and source != own_config:  # another project: its bank, or none of it
         bank = (source.parent / str(raw.get("bank", "bank"))).resolve()
         return bank if here == bank or bank in here.parents else None
-    return next((a for a in (here, *here.parents) if a.name == own.name), None)
+    if source is None:  # no project: a folder named like ours above it is a bank of its own
+        named = next((a for a in (here, *here.parents) if a.name == own.name), None)
+        if named is not None:
+            return named
+    return own  # a loose file of this project (or of none): judged with the bank qlint runs for
 
 
 @lru_cache(maxsize=4096)
@@ -66,8 +70,8 @@ def in_exams_folder(folder: str, bank_dir: Path, exams_dir: Path) -> bool:
         return True
     if is_within(folder, bank_dir):
         return False
-    bank = _bank_of(os.path.realpath(folder), bank_dir)
-    if bank is None:
+    bank = _bank_of(os.path.realpath(folder), bank_dir, None)
+    if bank is None or bank == bank_dir:
         return False
     try:
         return is_within(folder, bank / exams_dir.relative_to(bank_dir))
