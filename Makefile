@@ -3,20 +3,32 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# One stamp per set of packages: each target installs what it needs, and no more (the main
+# job needs qlint alone; the test and benchmark tools come with `make test` / `make bench`).
 STAMP  := $(VENV)/.installed-stamp
 # The QTI 3 player test's npm packages (pinned by the lock file); npm ci writes this file last.
 PLAYER := tests/qti_player/node_modules/.package-lock.json
+TEST_STAMP  := $(VENV)/.test-stamp
+BENCH_STAMP := $(VENV)/.bench-stamp
 
 .PHONY: check test lint export bench bench-bank docs accuracy clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
 
-check: $(STAMP)  ## the main job: lint the sample bank, then export it (out/)
-	$(BIN)/qlint check bank
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(TEST_STAMP)
+
+$(BENCH_STAMP): $(TEST_STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	touch $(BENCH_STAMP)
+
+check: $(STAMP)  ## the main job: lint the sample bank (warnings are reported, errors stop it), then export it (out/)
+	$(BIN)/qlint check --fail-on error bank
 	$(BIN)/qlint export --format qti21 --output out/bank-qti21.zip bank
 	$(BIN)/qlint export --format html --output out/site bank
 	@echo "Open out/site/index.html for the practice site; out/bank-qti21.zip imports into QTI players."
@@ -25,14 +37,13 @@ $(PLAYER): tests/qti_player/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/qti_player && npm ci --no-audit --no-fund --loglevel=error; \
 	else echo "npm not found: tests/test_qti_player.py will be skipped (apt-get install nodejs npm)"; fi
 
-test: $(STAMP) $(PLAYER)  ## the whole test suite
+test: $(TEST_STAMP) $(PLAYER)  ## the whole test suite
 	$(BIN)/python -m pytest
 
 docs: $(STAMP)  ## regenerate docs/rules.md from the rule declarations
 	$(BIN)/qlint rule --all --format markdown > docs/rules.md
 
-bench: $(STAMP)  ## speed table: qlint cold/warm/one file vs check-jsonschema, yamllint and the parse floor
-	$(BIN)/python -m pip install -q -e '.[test,bench]'
+bench: $(BENCH_STAMP)  ## speed table: qlint cold/warm/one file vs check-jsonschema, yamllint and the parse floor
 	$(BIN)/python benchmarks/run.py
 
 bench-bank: $(STAMP)  ## bank rules alone on a generated 20,000-question bank

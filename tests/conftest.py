@@ -62,11 +62,17 @@ def shared_dir() -> Path:
     return Path(os.environ.get("QLINT_SHARED", REPO.parent / "shared"))
 
 
+# Said by every test that skips without it, and by the README's Development section.
+SHARED_REASON = ("this test needs the project's shared test data (official QTI/SARIF schemas, the seed page, "
+                 "real question corpora), which CI places at ../shared beside the clone and which is not part "
+                 "of the repository; set QLINT_SHARED to a copy of that folder (README: Development)")
+
+
 def require_shared(*parts: str) -> Path:
     """A path under ../shared: a failure under CI=true when missing, a clear skip elsewhere."""
     path = shared_dir().joinpath(*parts)
     if not path.exists():
-        message = f"{path} is missing: set QLINT_SHARED to the folder holding seeds/ and schemas/"
+        message = f"{path} is missing: {SHARED_REASON}"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)

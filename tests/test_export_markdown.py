@@ -10,10 +10,14 @@ from urllib.parse import unquote
 import pytest
 from markdown_it import MarkdownIt
 
+from qlint.exporters.markdown_pages import DETAILS_CLOSE, DETAILS_OPEN
+
 from export_support import HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
 
-SEED_ORDER = ["# ", "> **⚠ Common exam trap**", "## Answer choices", "## Correct answer & explanation",
-              "## Option-by-option breakdown", "## Go deeper", "## Related questions"]
+# The seed page's order; the answer is folded in <details> below the choices, as the HTML site hides it.
+SEED_ORDER = ["# ", "> **⚠ Common exam trap**", "## Answer choices", "## Why each option matters", DETAILS_OPEN,
+              "## Correct answer & explanation", "## Option-by-option breakdown", "## Go deeper", DETAILS_CLOSE,
+              "## Related to this question"]
 LIVE = MarkdownIt("commonmark", {"html": True}).enable("table")  # how a permissive site renders it
 SAFE = MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -62,8 +66,11 @@ def test_seed_reading_order_and_content(banks, exported):
             assert plain(o.rationale) in rendered
             if o.right_when:
                 assert plain(o.right_when) in rendered
-        assert ("**Why this is correct**" in breakdown) and ("**Why it's wrong here**" in breakdown)
-        assert "**When it would be right**" in breakdown
+        assert "**Why it's wrong here**" in breakdown and "**When it would be right**" in breakdown
+        for o in q.keys:  # the sample's key rationales open with "Correct:": no heading says it again
+            card = breakdown.split(f"### ✓ {o.letter}. ", 1)[1].split("\n### ", 1)[0]
+            assert len(re.findall(r"\bcorrect\b", card.split("\n", 1)[1], re.I)) == 1, card
+        assert ("why learners choose it" in breakdown) == any(o.raw.get("why_chosen") for o in q.options)
 
 
 @pytest.mark.parametrize("bank", ["sample", "hostile"])
@@ -75,7 +82,8 @@ def test_raw_html_stays_inert(tmp_path, exported, bank):
     else:
         out, _ = exported("markdown", "sample")
     for page in out.rglob("*.md"):
-        text = page.read_text(encoding="utf-8")
+        # our own fold, on blocks of its own, is the one piece of HTML a page holds
+        text = "\n\n".join(b for b in page.read_text(encoding="utf-8").split("\n\n") if b not in (DETAILS_OPEN, DETAILS_CLOSE))
         live = LIVE.render(text)
         # Rendered by a renderer that passes raw HTML through, the page gives exactly what the
         # escaping renderer gives: nothing in it is raw HTML.

@@ -36,7 +36,8 @@ def test_registry_lists_the_importers():
 def test_page_with_choices_references_and_related(capsys, project):
     code, out, err = run(capsys, "import", "--from", "page", str(FIXTURES / "feature-store.txt"), "--output", "bank")
     assert code == 0, err
-    path = project / "bank/mla-c01/data-preparation/online-store-of-a-sagemaker-feature-store-feature-group.yaml"
+    # named from the stem, never from the key ("Online store of a SageMaker Feature Store feature group")
+    path = project / "bank/mla-c01/data-preparation/fraud-model-served-real-time.yaml"
     assert path.is_file(), out
     assert out.strip() == str(path.relative_to(project))
     data = yaml.safe_load(path.read_text(encoding="utf-8"))

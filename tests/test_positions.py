@@ -4,7 +4,6 @@ inside strings, substrings inside values, and pointers that miss."""
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from qlint.loading.positions import Locator, RuamelLocator, Span, join_pointer
 
-from conftest import REPO
+from conftest import REPO, SHARED_REASON, require_shared
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 sys.path.insert(0, str(REPO / "scripts"))
@@ -132,9 +131,9 @@ def test_real_corpora():
     import corpora
 
     if not corpora.available():
-        if os.environ.get("CI") == "true":
-            pytest.fail("the real corpora are missing in CI")
-        pytest.skip("../shared/corpora is not here")
+        for name in (corpora.SNTS, corpora.KANA):
+            require_shared("corpora", name)  # fails under CI=true, else skips saying why
+        pytest.skip("../shared/corpora does not hold the corpora: " + SHARED_REASON)
     items = corpora.convert()
     texts = ((i.relpath, yaml.safe_dump(i.data, sort_keys=False, allow_unicode=True, width=100)) for i in items)
     assert _check_all(texts) > 100

@@ -154,3 +154,37 @@ def test_the_projects_own_hook_passes_on_the_sample_bank():
     assert proc.returncode == 0 and proc.stdout.startswith("All checks passed"), proc.stdout + proc.stderr
     assert re.compile(hook["files"]).search("bank/mla-c01/model-development/x.yaml")
     assert re.compile(hook["files"]).search("src/qlint/rules/core.py") and hook["pass_filenames"] is False
+
+
+def _readme_snippet() -> dict:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "hooks:" in b and "rev:" in b]
+    return yaml.safe_load(block)
+
+
+def test_readme_pre_commit_snippet_pins_a_tag_this_repository_has():
+    (repo,) = _readme_snippet()["repos"]
+    rev = repo["rev"]
+    proc = subprocess.run(["git", "cat-file", "-t", f"refs/tags/{rev}"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == "tag", f"{rev!r} is not an annotated tag of this repository"
+    hooks = {h["id"] for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    assert {h["id"] for h in repo["hooks"]} <= hooks
+
+
+def test_readme_pre_commit_snippet_works_as_written(consumer, tmp_path):
+    """The README's snippet, with only the repository URL pointed at a clone of this repository."""
+    root = tmp_path / "consumer"
+    shutil.copytree(consumer[0], root, ignore=shutil.ignore_patterns(".git"))
+    clone = tmp_path / "qlint-clone"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, capture_output=True)
+    config = _readme_snippet()
+    config["repos"][0]["repo"] = str(clone)
+    (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    for args in (["init", "-q"], ["add", "-A"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/good.yaml", cwd=root, home=tmp_path / "home")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and re.search(r"^qlint\.+Passed$", out, re.M), out
+    assert "mutable reference" not in out  # a pinned tag, not a branch
+    proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/bad.yaml", cwd=root, home=tmp_path / "home")
+    assert proc.returncode == 1 and " K002 " in proc.stdout, proc.stdout + proc.stderr

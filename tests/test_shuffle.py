@@ -88,3 +88,44 @@ def test_diff_mode_writes_nothing(capsys, tmp_path, monkeypatch):
     code, out, _err = run(capsys, "shuffle", "--seed", "3", "--diff")
     assert code == 1 and out.startswith("--- a/bank/")
     assert {p: p.read_bytes() for p in folder.glob("*.yaml")} == before
+
+
+def _bank_with_keys(tmp_path, monkeypatch, keys):
+    bank = make_project(tmp_path)
+    folder = bank / "mla-c01" / "model-development"
+    folder.mkdir(parents=True)
+    for i, key in enumerate(keys):
+        (folder / f"q{i:02d}.yaml").write_text(question_yaml(f"mla-c01-dev-q{i:02d}", key=key), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def test_a_balanced_bank_is_left_as_it_is_whatever_the_seed(capsys, tmp_path, monkeypatch):
+    folder = _bank_with_keys(tmp_path, monkeypatch, [0, 1, 2, 3, 3, 2, 1, 0, 2])  # A:2 B:2 C:3 D:2
+    before = {p: p.read_bytes() for p in folder.glob("*.yaml")}
+    for seed in ("1", "7", "2024"):
+        code, _out, err = run(capsys, "shuffle", "--seed", seed)
+        assert code == 0 and "0 files shuffled" in err, err
+        assert {p: p.read_bytes() for p in folder.glob("*.yaml")} == before
+
+
+def test_the_sample_bank_is_balanced_already(capsys, in_repo):
+    code, out, err = run(capsys, "shuffle", "--seed", "2024", "--check")
+    assert code == 0 and out == "" and "0 files would be shuffled" in err, out + err
+
+
+def test_only_as_many_questions_move_as_the_balance_needs(capsys, tmp_path, monkeypatch):
+    folder = _bank_with_keys(tmp_path, monkeypatch, [0] * 6 + [1, 1, 2, 2, 3, 3])  # A:6 B:2 C:2 D:2
+    before = loaded(folder)
+    code, _out, err = run(capsys, "shuffle", "--seed", "11")
+    assert code == 0, err
+    after = loaded(folder)
+    moved = [n for n in before if before[n] != after[n]]
+    assert len(moved) == 3 and "3 files shuffled" in err, err  # three keys leave A, one to each of B, C, D
+    (balance,) = key_balance([BankEntry.of(n, d) for n, d in after.items()])
+    assert balance.counts == (3, 3, 3, 3)
+    for name in moved:  # the key swapped places with one option; the rest stayed
+        old, new = [o["id"] for o in before[name]["options"]], [o["id"] for o in after[name]["options"]]
+        target = new.index(old[0])  # the key was at A
+        assert target != 0 and new[0] == old[target]
+        assert [a for i, a in enumerate(old) if i not in (0, target)] == [b for i, b in enumerate(new) if i not in (0, target)]

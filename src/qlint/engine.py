@@ -19,10 +19,12 @@ from qlint.cache import digest
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
+from qlint.loading.indentation import find_slip
 from qlint.loading.positions import Locator, yaml_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
+from qlint.project.banks import bank_folders, exams_folder, in_exams_folder
 from qlint.project.config import Config
 from qlint.project.discovery import (YAML_SUFFIXES, absolute_path, discover, display_path, display_paths, entered,
                                      is_within, real_path, walk)
@@ -102,12 +104,8 @@ def _diag(rule: Rule, severity: Severity, path: str, message: str, line: int, co
 
 
 def _kind(path: str, config: Config) -> str:
-    return "exam" if _in_exams(os.path.dirname(os.path.abspath(path)) or ".", config.exams_dir) else "question"
-
-
-@lru_cache(maxsize=4096)
-def _in_exams(folder: str, exams_dir: Any) -> bool:
-    return is_within(folder, exams_dir)
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    return "exam" if in_exams_folder(folder, config.bank_dir, config.exams_dir) else "question"
 
 
 def load_document(path: str, config: Config, text: str | None = None,
@@ -121,8 +119,22 @@ def load_document(path: str, config: Config, text: str | None = None,
     except FastPathError as exc:
         found = yaml_error(text)
         message, line, col = found if found else (exc.message, exc.line, exc.col)
+        slip = find_slip(text, line) if found else None
+        if slip is not None:  # the line the author got wrong, not the one where the parser gave up
+            where = "here" if slip.line == line else f"at {line}:{col}"
+            message, line, col = f"bad indentation: {slip.hint} (the parser stopped {where}: {message})", slip.line, slip.col
         raise LoadError("Y001", message, line, col) from None
     return text, data
+
+
+def _text_for_report(path: str, config: Config, text: str | None, source: bytes | None) -> str:
+    """The text of a file that did not load, for --show-source; "" when it cannot be decoded."""
+    if text is not None:
+        return text
+    try:
+        return decode(source if source is not None else read_source(path, config.root, config.limits))
+    except LoadError:
+        return ""
 
 
 def _findings(settings: Settings, q: Question) -> Iterable[tuple[Rule, Finding]]:
@@ -160,7 +172,8 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
         text, data = load_document(path, config, text, source)
     except LoadError as exc:
         rule = RULES.get(exc.code)
-        return FileResult(path, [_diag(rule, selection.severity_of(rule), shown, exc.message, exc.line, exc.col)], kind)
+        return FileResult(path, [_diag(rule, selection.severity_of(rule), shown, exc.message, exc.line, exc.col)], kind,
+                          text=_text_for_report(path, config, text, source))
 
     found: list[tuple[Rule, Finding]] = []
     schema_rule = RULES.get("S001")
@@ -279,21 +292,29 @@ def _context_files(settings: Settings, results: dict[str, FileResult],
                    unreadable: list[tuple[str, str]] | None = None) -> list[str]:
     """Bank question files that are not among `results` (the files asked for); bank folders that
     cannot be listed go to `unreadable` as (folder, why)."""
-    folder = settings.config.bank_dir
-    if not folder.is_dir():
-        return []
+    cwd = os.getcwd() + os.sep
+    asked = [absolute_path(p, cwd) for p, r in results.items() if r.kind == "question"]
+    banks = bank_folders(settings.config, asked)  # the banks the files belong to, no other
+    exams = [p for p, r in results.items() if r.kind == "exam"]  # judged against the bank using them
+    if settings.config.bank_dir not in banks and any(is_within(p, settings.config.exams_dir) for p in exams):
+        banks.insert(0, settings.config.bank_dir)
+    banks += [b for b in bank_folders(settings.config, [absolute_path(p, cwd) for p in exams]) if b not in banks]
+    out: list[str] = []
+    for folder in banks:
+        if folder.is_dir():
+            out += _unasked(folder, exams_folder(settings.config, folder), asked, unreadable)
+    return out
+
+
+def _unasked(folder: Path, exams_dir: Path, asked: list[str], unreadable: list[tuple[str, str]] | None) -> list[str]:
+    """The question files of one bank folder that are not among `asked` (absolute paths)."""
     # The walk starts at a resolved folder and enters no symlinked folder, so a file's real path
     # is its path unless the file itself is a link; a target whose absolute path is such a path
     # needs no realpath either (100k realpath calls cost 0.7 s).
     files, links = walk(str(folder), unreadable)
-    exams = str(settings.config.exams_dir).rstrip(os.sep) + os.sep
+    exams = str(exams_dir).rstrip(os.sep) + os.sep
     walked = {f for f in files if not f.startswith(exams)}
-    seen = set()
-    cwd = os.getcwd() + os.sep
-    for p, r in results.items():
-        if r.kind == "question":
-            a = absolute_path(p, cwd)
-            seen.add(a if a in walked and a not in links else real_path(p))
+    seen = {a if a in walked and a not in links else real_path(a) for a in asked}
     return [f for f in files if f in walked and (real_path(f) if f in links else f) not in seen]
 
 

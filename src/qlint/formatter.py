@@ -45,7 +45,10 @@ class FormatError(Exception):
 
 def kind_of(path: str, config: Config) -> str:
     """'exam' for files in the exams folder, else 'question' (the engine's rule)."""
-    return "exam" if is_within(os.path.dirname(os.path.abspath(path)) or ".", config.exams_dir) else "question"
+    from qlint.project.banks import in_exams_folder
+
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    return "exam" if in_exams_folder(folder, config.bank_dir, config.exams_dir) else "question"
 
 
 def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:

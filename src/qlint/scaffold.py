@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,6 +121,15 @@ def _block(text: str, indent: str) -> str:
     return "|\n" + "\n".join(f"{indent}{ln}" if ln else "" for ln in text.splitlines()) + "\n"
 
 
+def _shown(target: Path, config: Config) -> str:
+    """The file as a command run from the project root names it (where qlint.toml or the bank is)."""
+    try:
+        rel = Path(os.path.relpath(target, config.root)).as_posix()
+    except ValueError:  # another drive on Windows
+        rel = str(target)
+    return shlex.quote(rel)
+
+
 def render(spec: Spec, target: Path, config: Config) -> str:
     n = spec.keys
     word = NUMBER_NAMES.get(n, str(n))
@@ -130,7 +140,7 @@ def render(spec: Spec, target: Path, config: Config) -> str:
     lines = [
         f"# yaml-language-server: $schema={schema_ref(target, config)}",
         f"# New {spec.exam} question ({spec.domain}). Replace every {TODO}, then run:",
-        f"#   qlint format {target.name} && qlint check {target.name}",
+        f"#   qlint format {_shown(target, config)} && qlint check {_shown(target, config)}",
         "format: 1",
         f"id: {spec.id}",
         f"exam: {spec.exam}",

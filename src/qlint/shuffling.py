@@ -1,23 +1,23 @@
-"""`qlint shuffle`: reproducible option orders that balance the bank's key positions.
+"""`qlint shuffle`: balance the bank's key positions, reproducibly, moving as few keys as it takes.
 
 Attali & Bar-Hillel found item writers put keys in middle positions far more often than at the
-edges, and that hand-balanced keys leave patterns of their own: positions must come from chance.
-Pure per-question chance balances a bank only on average, though; a 20-question bank shuffled
-independently is often as lopsided as a hand-written one (a chi-square test flags it). So the
-shuffle is stratified:
+edges, and that hand-balanced keys leave patterns of their own: which questions move, and where,
+must come from chance. A balanced bank needs no change, though, and every moved option is a diff
+a reviewer must read, so the shuffle moves only what the balance needs:
 
-1. Single-answer questions are grouped by option count k. Keys that cannot move (questions
-   outside the selection, `shuffle: false`, a pinned key, letter references) are counted first.
-2. The movable questions, taken in a seeded random order, each get the key position that is
-   least used so far among the positions they can use (ties broken by the seeded generator).
-   The result: per-position counts that differ by at most one where the fixed keys allow it,
-   with no order or cycle an exam-taker could learn.
-3. Each question's other options are permuted by a generator seeded with `seed:question-id`.
-   Multiple-response questions get a seeded permutation only.
+1. Single-answer questions are grouped by option count k, and every key is counted where it sits
+   (bank questions outside the selection, `shuffle: false`, pinned keys and questions citing
+   options by letter included: those cannot move).
+2. While some position holds two keys more than another, one movable question keyed at a most-used
+   position (drawn by a generator seeded with the seed and k) moves its key to a least-used position
+   open to it (ties drawn too). Each move takes one key from above the even share to below it, so
+   the count of moves is the least that balances the group; no question moves twice.
+3. A moved question swaps its key with the option at the target position; every other option
+   stays where it is. Multiple-response questions are not touched (they do not enter the balance).
 
-Every permutation starts from the options sorted by id, so the result depends only on the seed
-and the selected questions, never on the current order: shuffling twice with one seed changes
-nothing the second time. Pinned options keep their positions; the keyed options stay keyed.
+An already balanced group changes nothing, whatever the seed; the same seed on the same bank
+gives the same bytes, and a second run changes nothing. Pinned options keep their positions; the
+keyed options stay keyed.
 """
 
 from __future__ import annotations
@@ -110,47 +110,58 @@ def plan(selected: list[Question], context: list[Question], seed: int) -> list[P
         plans.append(p)
     _assign_targets(plans, context, seed)
     for p in plans:
-        if not p.kept:
-            p.order = _permutation(p.question, seed, p.target)
+        if p.target is not None:
+            p.order = _swap(p.question.keys[0].index, p.target, len(p.question.options))
     return plans
 
 
 def _assign_targets(plans: list[Plan], context: list[Question], seed: int) -> None:
-    fixed: dict[int, Counter[int]] = {}
-    for q in context + [p.question for p in plans if p.kept or not _movable_key(p.question)]:
+    """Set `target` on the fewest plans that balance each option count's key positions."""
+    counts: dict[int, Counter[int]] = {}
+    for q in context + [p.question for p in plans]:
         if q.type == "single" and len(q.keys) == 1:
-            fixed.setdefault(len(q.options), Counter())[q.keys[0].index] += 1
+            counts.setdefault(len(q.options), Counter())[q.keys[0].index] += 1
     movable = [p for p in plans if not p.kept and _movable_key(p.question)]
     for k in sorted({len(p.question.options) for p in movable}):
         group = [p for p in movable if len(p.question.options) == k]
-        counts = fixed.get(k, Counter())
         rng = random.Random(f"{seed}:k{k}")
-        rng.shuffle(group)
-        for p in group:
-            slots = _slots(p.question)
-            least = min(counts[s] for s in slots)
-            p.target = rng.choice([s for s in slots if counts[s] == least])
-            counts[p.target] += 1
+        rng.shuffle(group)  # which of the questions at a crowded position moves is drawn
+        _balance(group, counts[k], k, rng)
 
 
-def _permutation(q: Question, seed: int, target: int | None) -> list[int]:
-    rng = random.Random(f"{seed}:{q.id}")
-    slots = _slots(q)
-    movable = sorted((o for o in q.options if not o.raw.get("pinned")), key=lambda o: o.id)
-    order = list(range(len(q.options)))
-    if target is not None:
-        key = q.keys[0].index
-        rest = [o.index for o in movable if o.index != key]
-        rng.shuffle(rest)
-        free = [s for s in slots if s != target]
-        order[target] = key
-        for s, src in zip(free, rest):
-            order[s] = src
-    else:
-        picked = [o.index for o in movable]
-        rng.shuffle(picked)
-        for s, src in zip(slots, picked):
-            order[s] = src
+def _balance(group: list[Plan], counts: Counter[int], k: int, rng: random.Random) -> None:
+    while True:
+        low = min(counts[i] for i in range(k))
+        for high in sorted(range(k), key=lambda i: -counts[i]):  # most used first
+            if counts[high] - low < 2:
+                return  # within one of each other: balanced (or as balanced as the pins allow)
+            move = _pick(group, high, counts, rng)
+            if move is not None:
+                break
+        else:
+            return  # no movable key can lower the spread
+        p, target = move
+        p.target = target
+        counts[high] -= 1
+        counts[target] += 1
+
+
+def _pick(group: list[Plan], high: int, counts: Counter[int], rng: random.Random) -> tuple[Plan, int] | None:
+    """The first unmoved question keyed at `high` that can take its key to a position holding at
+    least two keys fewer, with the least-used such position."""
+    for p in group:
+        if p.target is not None or p.question.keys[0].index != high:
+            continue
+        open_to = [s for s in _slots(p.question) if counts[s] <= counts[high] - 2]
+        if open_to:
+            least = min(counts[s] for s in open_to)
+            return p, rng.choice([s for s in open_to if counts[s] == least])
+    return None
+
+
+def _swap(key: int, target: int, n: int) -> list[int]:
+    order = list(range(n))
+    order[key], order[target] = target, key
     return order
 
 

@@ -245,6 +245,21 @@ def bank(proj: Path, edit: Callable[[str], str] = lambda t: t) -> list[Path]:
     return out
 
 
+def unbalanced_bank(proj: Path) -> list[Path]:
+    """`bank` plus eight copies of one single-answer question, all keyed at the same letter: the
+    shuffle moves only what the balance needs, so this bank gives it a batch of files to write."""
+    files = bank(proj)
+    single = next(f for f in files if "\ntype: single\n" in f.read_text(encoding="utf-8"))
+    text = single.read_text(encoding="utf-8")
+    qid = re.search(r"^id: (.+)$", text, re.M).group(1)
+    for i in range(8):
+        copy = single.with_name(f"copy-{i}.yaml")
+        copy.write_text(text.replace(f"id: {qid}\n", f"id: {qid}-copy-{i}\n", 1), encoding="utf-8")
+        os.chmod(copy, 0o640)
+        files.append(copy)
+    return files
+
+
 def messy(text: str) -> str:
     """`id` before `format`: qlint format puts them back in schema order."""
     return re.sub(r"^format: 1\n(id: .*\n)", r"\1format: 1\n", text, count=1, flags=re.M)
@@ -274,8 +289,10 @@ def page_sources(proj: Path) -> None:
     src = proj / "src"
     src.mkdir(exist_ok=True)
     text = PAGE.read_text(encoding="utf-8")
-    for word in ["alpha", "bravo", "charlie", "delta", "echo"]:
-        (src / f"{word}.txt").write_text(text.replace(PAGE_KEY, f"{word.title()} {PAGE_KEY.lower()}"), encoding="utf-8")
+    for word, region in zip(["alpha", "bravo", "charlie", "delta", "echo"], ["north", "south", "east", "west", "central"]):
+        # five questions, five files: the file name comes from the stem (never from the key)
+        page = text.replace(PAGE_KEY, f"{word.title()} {PAGE_KEY.lower()}").replace("A fraud model", f"A {region} fraud model")
+        (src / f"{word}.txt").write_text(page, encoding="utf-8")
 
 
 def png() -> bytes:
@@ -351,7 +368,8 @@ EXPORTS = [
 TARGETS = [
     Target("format", lambda p: bank(p, messy) and None, ("format", "bank"), 3, True, formatter_bug, kill=True),
     Target("check --fix", lambda p: bank(p, trailing_space) and None, ("check", "--select", "F001", "--fix", "bank"), 3, True, rule_bug, kill=True),
-    Target("shuffle", lambda p: bank(p) and None, ("shuffle", "--seed", SHUFFLE_SEED, "bank"), 3, True, shuffle_bug, kill=True),
+    Target("shuffle", lambda p: unbalanced_bank(p) and None, ("shuffle", "--seed", SHUFFLE_SEED, "bank"), 3, True, shuffle_bug,
+           kill=True),
     Target("new", _empty, ("new", "--exam", "MLA-C01", "--domain", "model-development", "--id", "mla-c01-dev-brand-new"),
            1, True, scaffold_bug),
     Target("import --from gift", lambda p: (project(p), gift_sources(p)) and None, IMPORT_GIFT, 3, True,

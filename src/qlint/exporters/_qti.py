@@ -191,7 +191,7 @@ class _Item:
         xhtml.append(choice, self._content(option.text, f"{option.pointer}/text", inline=True))
         parts = [("qlint-rationale", None, option.rationale, "rationale"),
                  ("qlint-right-when", "When it would be right:", option.right_when, "right_when"),
-                 ("qlint-why-chosen", "Why it is tempting:", option.raw.get("why_chosen"), "why_chosen")]
+                 ("qlint-why-chosen", "Why learners choose it:", option.raw.get("why_chosen"), "why_chosen")]
         parts = [p for p in parts if p[2] and p[2].strip()]
         if not parts:
             return

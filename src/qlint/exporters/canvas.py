@@ -5,7 +5,7 @@ Layout (the shape text2qti and Canvas's own exports use): `imsmanifest.xml`, an 
 (the questions) and `images/...`. Question text is HTML carried as escaped text in `mattext`.
 Feedback: `general_fb` (explanation, exam trap, references; always shown), `correct_fb`,
 `general_incorrect_fb`, and `<answer-id>_fb` per answer (rationale, when it would be right,
-why it is tempting). Multiple answers score all-or-nothing (every key, no distractor) or, with
+why learners choose it). Multiple answers score all-or-nothing (every key, no distractor) or, with
 partial scoring, each chosen answer adds its Moodle-style share of 100 (SCORE is kept in 0..100).
 """
 
@@ -129,7 +129,7 @@ class _Quiz:
             parts.append(_labelled("When it would be right:", self._md(q, o.right_when, f"{o.pointer}/right_when")))
         why = o.raw.get("why_chosen")
         if why and why.strip():
-            parts.append(_labelled("Why it is tempting:", self._md(q, why, f"{o.pointer}/why_chosen")))
+            parts.append(_labelled("Why learners choose it:", self._md(q, why, f"{o.pointer}/why_chosen")))
         return _html(*parts)
 
     def _general(self, q: Question) -> str:

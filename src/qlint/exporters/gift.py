@@ -24,7 +24,7 @@ _ESCAPES = str.maketrans({"\\": "\\\\", "~": "\\~", "=": "\\=", "#": "\\#", "{":
 _LEADING = {"%": "&#37;", "[": "&#91;"}
 DROPPED = ("GIFT has no place for shuffle settings, answer numbering, correct/incorrect feedback, "
            "option ids, difficulty, status, related questions or images; the exam trap, references, "
-           "'when it would be right' and 'why it is tempting' are folded into the feedback texts")
+           "'when it would be right' and 'why learners choose it' are folded into the feedback texts")
 
 
 def escape(text: str) -> str:

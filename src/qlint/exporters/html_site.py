@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.exporters._content import render
+from qlint.exporters import _feedback as fb
 from qlint.exporters._feedback import compact
 from qlint.exporters._grades import fractions, is_multiple
 from qlint.exporters._layout import Site, choose_word, lead_in
@@ -30,6 +31,8 @@ from qlint.model import Question
 # markdown-it writes table alignment as a style attribute, which the CSP would block: use classes.
 _ALIGN = re.compile(r' style="text-align:(left|center|right)"')
 _REMOTE_IMG = re.compile(r'<img src="(?:https?:)?//')
+LABELS = {"trap": fb.TRAP, "right_when": fb.RIGHT_WHEN, "why_chosen": fb.WHY_CHOSEN, "go_deeper": fb.GO_DEEPER,
+          "related": fb.RELATED}  # the seed page's words, as every other format prints them
 
 
 def _asset(name: str) -> str:
@@ -80,6 +83,7 @@ class _Pages:
             "rationale": _html(o.rationale, urls) if o.rationale else "",
             "right_when": _html(o.right_when, urls) if o.right_when else "",
             "why_chosen": _html(o.raw.get("why_chosen"), urls) if o.raw.get("why_chosen") else "",
+            "verdict": fb.verdict_label(o),
         } for o in q.options]
         multiple = is_multiple(q)
         partial = multiple and self.partial
@@ -98,6 +102,7 @@ class _Pages:
             multiple=multiple, partial=partial, choose=len(q.keys) if multiple else 1,
             choose_word=choose_word(len(q.keys)),
             options=options, keys=[o for o in options if o["correct"]], explanation=_html(q.explanation, urls),
+            breakdown_intro=fb.breakdown_intro(q), labels=LABELS,
             references=[(r["title"], r["url"]) for r in q.data.get("references") or []],
             related=[(lead_in(other) if other else rid, site.link(here, site.page(other)) if other else "")
                      for rid, other in site.related(q)],

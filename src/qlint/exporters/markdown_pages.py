@@ -12,6 +12,12 @@ from qlint.exporters._markdown_text import link, text, to_markdown
 from qlint.exporters._output import write_folder
 from qlint.model import OptionView, Question
 
+REVEAL = "Answer the question above first, then reveal the full breakdown to understand why each option is right or wrong."
+# The only raw HTML a page holds: ours, on lines of their own (question text is always escaped).
+DETAILS_OPEN = "<details>\n<summary>Show the answer and the option-by-option breakdown</summary>"
+DETAILS_CLOSE = "</details>"
+
+
 def _indent(block: str, prefix: str, first: str) -> str:
     """A block under a list marker or quote: `first` before line one, `prefix` before the rest."""
     lines = block.split("\n")
@@ -29,7 +35,9 @@ def _option_heading(o: OptionView, body: str) -> str:
 
 
 def _labelled(label: str, body: str) -> list[str]:
-    return [f"**{label}**", body] if body else []
+    if not body:
+        return []
+    return [f"**{label}**", body] if label else [body]
 
 
 class _Page:
@@ -55,19 +63,24 @@ class _Page:
         if is_multiple(q):
             parts.append(f"*Choose {choose_word(len(q.keys))}.*")
         parts.append("\n".join(_indent(self.md(o.text), "   ", f"- **{o.letter}.** ") for o in q.options))
+        # As on the HTML site, the answer waits below the choices: folded until the reader opens it
+        # (GitHub, GitLab and most Markdown viewers render <details>; a plain one shows it all).
+        parts += ["## Why each option matters", f"*{REVEAL}*", DETAILS_OPEN]
         parts.append("## Correct answer & explanation")
         parts.append("\n".join(_indent(self.md(o.text), "   ", f"- ✓ **{o.letter}.** ") for o in q.keys))
         parts.append(self.md(q.explanation))
         parts.append("## Option-by-option breakdown")
+        parts.append(fb.breakdown_intro(q))
         for o in q.options:
             parts.append(_option_heading(o, self.md(o.text)))
-            parts += _labelled(fb.WHY_CORRECT if o.correct else fb.WHY_WRONG, self.md(o.rationale))
+            parts += _labelled(fb.verdict_label(o), self.md(o.rationale))
             parts += _labelled(fb.RIGHT_WHEN, self.md(o.right_when))
             parts += _labelled(fb.WHY_CHOSEN, self.md(o.raw.get("why_chosen")))
         if refs := q.data.get("references"):
             parts += [f"## {fb.GO_DEEPER}", "\n".join(f"- {link(r['title'], r['url'])}" for r in refs)]
+        parts.append(DETAILS_CLOSE)
         if related := site.related(q):
-            parts.append("## Related questions")
+            parts.append(f"## {fb.RELATED}")
             parts.append("\n".join(
                 f"- {self.link_to(lead_in(other), site.page(other))}" if other else f"- {text(rid)} (not in this export)"
                 for rid, other in related))

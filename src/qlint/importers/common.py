@@ -47,6 +47,19 @@ def place(q: Imported, job: ImportJob, exam_text: str, domain_text: str, line: i
         q.data["domain"] = domain
 
 
+def stem_words(stem: str, option_texts: list[str], count: int = 5) -> str:
+    """Words for a question id from its stem: the first `count` content words that no option uses,
+    so neither the id nor the file name gives the answer away (the key's text never enters it)."""
+    from qlint.text import STOPWORDS
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9]+", text.lower())
+
+    in_options = {w for t in option_texts for w in words(t)}
+    picked = [w for w in dict.fromkeys(words(stem)) if w not in STOPWORDS and w not in in_options and len(w) > 2]
+    return " ".join(picked[:count]) or "question"
+
+
 def question(qid_words: str, data: dict[str, Any], exam: str, domain: str) -> str:
     return slug(f"{exam}-{domain}-{qid_words}", 80)
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer, match_exam
-from qlint.importers.common import option_ids, place, placeholder, question
+from qlint.importers.common import option_ids, place, placeholder, question, stem_words
 
 _ESCAPES = {"~": "~", "=": "=", "#": "#", "{": "{", "}": "}", ":": ":", "n": "\n", "\\": "\\"}
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
@@ -225,7 +225,7 @@ def read_gift(job: ImportJob) -> ImportResult:
                 entry["rationale"] = o["rationale"]
             options.append(entry)
         data = {"format": 1}
-        words = parsed["title"] or (keyed[0]["text"] if keyed else parsed["stem"][:60])
+        words = parsed["title"] or stem_words(parsed["stem"], [o["text"] for o in opts])
         data["id"] = question(words, data, q.data["exam"], q.data["domain"])
         data.update({"exam": q.data["exam"], "domain": q.data["domain"]})
         data["type"] = "multiple" if len(keyed) > 1 else "single"

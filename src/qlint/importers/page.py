@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer
-from qlint.importers.common import option_ids, place, placeholder, question
+from qlint.importers.common import option_ids, place, placeholder, question, stem_words
 
 EXAM = re.compile(r"[A-Z0-9][A-Z0-9-]{1,31}", re.I)
 TITLE_END = "practice question"
@@ -148,8 +148,7 @@ def read_page(job: ImportJob) -> ImportResult:
     related = _related(sections.get("related", []), q)
     if related:
         q.data["related"] = related
-    key_text = next((o["text"] for o in options if o["correct"]), q.data["stem"][:60])
-    q.data["id"] = question(key_text, q.data, q.data["exam"], q.data["domain"])
+    q.data["id"] = question(stem_words(q.data["stem"], texts), q.data, q.data["exam"], q.data["domain"])
     q.data = {"format": 1, **q.data}
     result.questions.append(q)
     return result

@@ -14,6 +14,7 @@ from qlint.runner import RunOptions
 from qlint.engine import LintResult, lint, make_settings
 from qlint.files import UnsafePathError, write_output
 from qlint.project.config import ConfigError, load_config
+from qlint.project.discovery import display_path
 from qlint.reports import REPORTERS, ReportContext, needs_figures
 from qlint.reports._context import bank_figures, run_context
 from qlint.selection import SelectionError
@@ -114,6 +115,13 @@ def write_report(path: str, report: str) -> None:
     write_output(path, report.encode("utf-8", "backslashreplace"))
 
 
+def no_bank_message(config) -> str:
+    """Why `qlint check` with no paths has nothing to check, and what to do instead."""
+    where = f"{display_path(str(config.source))} names" if config.source else "no qlint.toml or [tool.qlint] found; the default is"
+    return (f"qlint: error: no question bank here: {display_path(str(config.bank_dir))}/ does not exist ({where} "
+            f"bank = {config.bank!r}); run qlint in the project's root folder or pass the files or folders to check")
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
@@ -123,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, SelectionError, ValueError) as exc:
         for line in str(exc).splitlines():  # one line per mistake, each naming file and key
             print(f"qlint: error: {line}", file=sys.stderr)
+        return EXIT_ERROR
+    if not args.paths and not config.bank_dir.exists():
+        print(no_bank_message(config), file=sys.stderr)
         return EXIT_ERROR
     paths = args.paths or [str(config.bank_dir)]
     if args.responses:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
@@ -13,6 +14,7 @@ from qlint.exporters import EXPORTERS, SCORING, ExportJob
 from qlint.files import UnsafePathError
 from qlint.model import Question
 from qlint.printable import printable, raw_stream
+from qlint.project.discovery import display_path
 from qlint.project.config import ConfigError, load_config
 from qlint.reports import REPORTERS, ReportContext
 from qlint.selection import SelectionError
@@ -24,15 +26,37 @@ def _csv(value: str) -> list[str]:
     return [v for v in (s.strip() for s in value.split(",")) if v]
 
 
-def select_questions(questions: list[Question], exams=(), domains=(), tags=(), statuses=DEFAULT_STATUS) -> list[Question]:
-    out = [
-        q for q in questions
-        if (not exams or q.exam in exams)
-        and (not domains or q.domain in domains)
-        and (not tags or set(tags) & set(q.data.get("tags") or []))
-        and q.data.get("status") in statuses
+def _filters(exams=(), domains=(), tags=(), statuses=DEFAULT_STATUS):
+    """(option, test) in the order they apply; a question any test rejects is left out."""
+    return [
+        ("--exam", lambda d: not exams or d.get("exam") in exams),
+        ("--domain", lambda d: not domains or d.get("domain") in domains),
+        ("--tag", lambda d: not tags or bool(set(tags) & set(d.get("tags") or []))),
+        ("--status", lambda d: d.get("status") in statuses),
     ]
+
+
+def skipped_by(data: dict, filters) -> str | None:
+    """The first filter that leaves this question out, or None when it is exported."""
+    return next((name for name, keep in filters if not keep(data)), None)
+
+
+def select_questions(questions: list[Question], exams=(), domains=(), tags=(), statuses=DEFAULT_STATUS) -> list[Question]:
+    filters = _filters(exams, domains, tags, statuses)
+    out = [q for q in questions if skipped_by(q.data, filters) is None]
     return sorted(out, key=lambda q: (q.exam, q.domain, q.id))
+
+
+def _skipped_note(skipped: Counter, statuses: str) -> str:
+    """"; skipped 3 by --domain, 1 by --status (draft)" for the summary line."""
+    if not skipped:
+        return ""
+    parts = [f"{n} by {name}" + (f" ({statuses})" if name == "--status" else "")
+             for name, n in sorted(skipped.items(), key=lambda kv: FILTER_ORDER.index(kv[0]))]
+    return f"; skipped {', '.join(parts)}"
+
+
+FILTER_ORDER = ["--exam", "--domain", "--tag", "--status"]
 
 
 class _Progress:
@@ -49,8 +73,9 @@ class _Progress:
 
 
 @command("export", "Export questions to QTI, Canvas, Moodle, GIFT, Markdown, HTML or JSON.",
-         "Export questions (default: published and review) to another format. Refuses a bank with\n"
-         "lint errors unless --force is given. Output is deterministic: same bank, same bytes.")
+         "Export questions (default: published and review) to another format. Refuses when the\n"
+         "questions it exports have lint errors (unless --force); questions the filters leave out,\n"
+         "such as drafts, do not count. Output is deterministic: same bank, same bytes.")
 def configure(p: argparse.ArgumentParser):
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: the configured bank)")
     p.add_argument("--format", "-f", required=True, metavar="NAME", help="target format: qti21, qti30, canvas, moodle, gift, markdown, html, json, jsonl")
@@ -80,17 +105,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"qlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     result = lint(args.paths or [str(config.bank_dir)], settings)
-    errors = [d for d in result.diagnostics if d.severity >= Severity.ERROR]
+    filters = _filters(args.exam, args.domain, args.tag, tuple(args.status))
+    # Only what is exported must be clean: a draft's TODOs do not block publishing the rest.
+    left_out = {display_path(p): (by, r.data.get("status")) for p, r in result.results.items()
+                if r.kind == "question" and r.data is not None and (by := skipped_by(r.data, filters))}
+    errors = [d for d in result.diagnostics if d.severity >= Severity.ERROR and d.path not in left_out]
     if result.fatal or (errors and not args.force):
         sys.stderr.write(REPORTERS.get("text")(errors or result.diagnostics, ReportContext(len(result.files))))
-        why = "files cannot be read" if result.fatal else "the questions have lint errors (use --force to export anyway)"
+        why = "files cannot be read" if result.fatal else "the questions it exports have lint errors (use --force to export anyway)"
         print(f"qlint: error: not exporting: {why}", file=sys.stderr)
         return EXIT_ERROR
     loaded = [Question(p, r.data) for p, r in result.results.items()
               if r.kind == "question" and r.data is not None and not any(d.code == "S001" for d in r.diagnostics)]
     questions = select_questions(loaded, args.exam, args.domain, args.tag, tuple(args.status))
+    skipped = Counter(by for by, _status in left_out.values())
+    statuses = ", ".join(sorted({str(status) for by, status in left_out.values() if by == "--status"}))
     if not questions:
-        print("qlint: error: no questions match the filters", file=sys.stderr)
+        print(f"qlint: error: no questions match the filters{_skipped_note(skipped, statuses)}", file=sys.stderr)
         return EXIT_ERROR
     exp = EXPORTERS.get(args.format)
     job = ExportJob(
@@ -113,5 +144,6 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     for w in out.warnings:
         print(f"warning: {w}", file=sys.stderr)
-    print(f"Exported {len(questions)} question{'s' if len(questions) != 1 else ''} as {args.format} to {printable(args.output)}")
+    print(f"Exported {len(questions)} question{'s' if len(questions) != 1 else ''} as {args.format} "
+          f"to {printable(args.output)}{_skipped_note(skipped, statuses)}")
     return EXIT_OK

@@ -77,7 +77,7 @@ def _images(q: Imported, output: Path, force: bool, planned: dict[Path, bytes | 
          "Exit 1 when something could not be mapped, 2 when the source cannot be read.")
 def configure(p: argparse.ArgumentParser):
     p.add_argument("source", metavar="SOURCE", help="a source file, or a folder of them")
-    p.add_argument("--from", dest="fmt", required=True, metavar="FORMAT", help="source format (see 'qlint import --list')")
+    p.add_argument("--from", dest="fmt", required=True, metavar="FORMAT", help="source format: page, gift, moodle, qti21, qti30")
     p.add_argument("--output", "-o", default=None, metavar="DIR", help="bank folder to write into (default: the configured bank)")
     p.add_argument("--exam", default="", metavar="CODE", help="exam for questions whose source does not name one")
     p.add_argument("--domain", default="", metavar="ID", help="domain for questions whose source does not name one")

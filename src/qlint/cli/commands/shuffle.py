@@ -1,4 +1,4 @@
-"""`qlint shuffle`: seeded, stratified option orders that balance the bank's key positions."""
+"""`qlint shuffle`: balance the bank's key positions with the fewest seeded moves."""
 
 from __future__ import annotations
 
@@ -51,9 +51,10 @@ def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tup
 
 
 @command("shuffle", "Reorder options reproducibly so the bank's key positions are balanced.",
-         "Reorder the options of the chosen questions with a seeded, stratified shuffle: the bank's\n"
-         "key positions become balanced, keys stay keyed, pinned options and 'shuffle: false'\n"
-         "questions stay put, and questions whose text cites options by letter are reported instead.")
+         "Balance the bank's key positions by moving the keys of as few of the chosen questions as it\n"
+         "takes (which ones, and where to, drawn from the seed); a balanced bank is left as it is.\n"
+         "Keys stay keyed, pinned options and 'shuffle: false' questions stay put, and questions whose\n"
+         "text cites options by letter are reported instead.")
 def configure(p: argparse.ArgumentParser):
     p.add_argument("paths", nargs="*", metavar="PATH", help="question files or folders (default: the configured bank)")
     p.add_argument("--seed", type=int, required=True, metavar="N", help="random seed: the same seed gives the same orders")

@@ -1,0 +1,79 @@
+"""Which bank a question file belongs to, so bank rules compare it with its own bank only.
+
+`qlint check ../other-repo/bank` run from this project must not compare that bank with this
+project's bank/ (every question would be a duplicate of its twin here). A file belongs to:
+the configured bank when it lies inside it; else the bank of the project holding it (the nearest
+qlint.toml or [tool.qlint] above it; none when it lies outside that bank); else the nearest folder
+above it named like the configured bank folder (the same layout in a project without
+configuration); else, a loose file of this project or of none, the configured bank.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from qlint.project.config import Config, ConfigError, find_config
+from qlint.project.discovery import is_within
+
+
+def bank_folders(config: Config, question_files: list[str]) -> list[Path]:
+    """The bank folders `question_files` (absolute paths) belong to, the configured one first."""
+    own = str(config.bank_dir).rstrip(os.sep) + os.sep
+    found: dict[Path, None] = {}
+    for path in question_files:
+        if path.startswith(own):  # the common case, without touching the file system
+            found[config.bank_dir] = None
+            continue
+        bank = _bank_of(os.path.dirname(os.path.realpath(path)), config.bank_dir, config.source)
+        if bank is not None:
+            found[bank] = None
+    return sorted(found, key=lambda b: b != config.bank_dir)
+
+
+def exams_folder(config: Config, bank: Path) -> Path:
+    """Where `bank`'s exam definitions live: the configured exams folder for the configured bank,
+    else the same place relative to the bank (bank/exams by default)."""
+    if bank == config.bank_dir:
+        return config.exams_dir
+    try:
+        return bank / config.exams_dir.relative_to(config.bank_dir)
+    except ValueError:  # exams kept outside the bank: none of this bank's files is an exam file
+        return bank / ".qlint-no-exams"
+
+
+@lru_cache(maxsize=1024)
+def _bank_of(folder: str, own: Path, own_config: Path | None) -> Path | None:
+    here = Path(folder)
+    if here == own or own in here.parents:
+        return own
+    try:
+        source, raw = find_config(here)
+    except ConfigError:
+        source, raw = None, {}
+    if source is not None and source != own_config:  # another project: its bank, or none of it
+        bank = (source.parent / str(raw.get("bank", "bank"))).resolve()
+        return bank if here == bank or bank in here.parents else None
+    if source is None:  # no project: a folder named like ours above it is a bank of its own
+        named = next((a for a in (here, *here.parents) if a.name == own.name), None)
+        if named is not None:
+            return named
+    return own  # a loose file of this project (or of none): judged with the bank qlint runs for
+
+
+@lru_cache(maxsize=4096)
+def in_exams_folder(folder: str, bank_dir: Path, exams_dir: Path) -> bool:
+    """`folder` (absolute) holds exam definitions: the configured exams folder, or the exams folder
+    of the other bank it lies in (`qlint check ../other-repo/bank`)."""
+    if is_within(folder, exams_dir):
+        return True
+    if is_within(folder, bank_dir):
+        return False
+    bank = _bank_of(os.path.realpath(folder), bank_dir, None)
+    if bank is None or bank == bank_dir:
+        return False
+    try:
+        return is_within(folder, bank / exams_dir.relative_to(bank_dir))
+    except ValueError:  # exams kept outside the configured bank: no other bank has any
+        return False

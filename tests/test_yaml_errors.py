@@ -1,0 +1,97 @@
+"""YAML mistakes explained like a compiler would (issue 17 point 5): the line the author got wrong
+(not the one where the parser gave up), a hint in plain words, and with --show-source the source
+line with a caret under the slip."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from qlint.engine import load_document
+from qlint.loading.errors import LoadError
+from qlint.project.config import load_config
+
+from authoring_helpers import run
+from conftest import BANK, REPO
+
+SAMPLE = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
+LINES = SAMPLE.read_text(encoding="utf-8").split("\n")
+
+
+def _with(line: int, new: str) -> str:
+    lines = list(LINES)
+    lines[line - 1] = new
+    return "\n".join(lines)
+
+
+def _error(text: str) -> LoadError:
+    with pytest.raises(LoadError) as info:
+        load_document("q.yaml", load_config(REPO), text)
+    assert info.value.code == "Y001"
+    return info.value
+
+
+def _numbered(prefix: str) -> int:
+    return next(i for i, ln in enumerate(LINES, 1) if ln.startswith(prefix))
+
+
+def test_a_block_line_indented_too_little_is_reported_where_it_happened():
+    line = _numbered("      so per-GPU memory")  # the second line of the first rationale (indented 6)
+    err = _error(_with(line, LINES[line - 1][2:]))  # 4 spaces: the block ends there
+    assert (err.line, err.col) == (line, 5), err.message  # today: two lines later, at the next key
+    assert err.message.startswith("bad indentation: this line is indented 4 spaces, less than the text of "
+                                  "'rationale' above it (6), so it ends the block: indent it 6 spaces"), err.message
+    assert f"the parser stopped at {line + 1}:5: could not find expected ':'" in err.message
+
+
+def test_a_key_indented_one_space_too_far_names_its_siblings():
+    line = _numbered("    correct: false")
+    err = _error(_with(line, " " + LINES[line - 1]))
+    assert (err.line, err.col) == (line, 6)
+    assert err.message.startswith("bad indentation: this key is indented 5 spaces; its siblings use 4"), err.message
+
+
+def test_a_stem_line_at_the_margin_is_reported_at_that_line():
+    line = _numbered("  The weights alone")
+    err = _error(_with(line, LINES[line - 1].lstrip()))
+    assert err.line == line, err.message  # today: five lines later, at `trap:`
+    assert "less than the text of 'stem' above it (2)" in err.message
+
+
+def test_every_block_line_slip_in_the_sample_bank_is_placed_at_its_line():
+    """Each line after the first of every block scalar in the sample bank, moved back to its key's
+    indentation, is reported at that very line."""
+    config = load_config(REPO)
+    tried = 0
+    for path in sorted(BANK.glob("mla-c01/*/*.yaml")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        for i, ln in enumerate(lines):
+            header = re.match(r"^( *)(?:- )?[a-z_]+: [|>]-?$", lines[i - 1]) if i else None
+            if not header or not (i + 1 < len(lines) and lines[i + 1].strip()):
+                continue
+            key = len(lines[i - 1]) - len(lines[i - 1].lstrip(" ").lstrip("- "))
+            second = i + 1  # the block's second line: the first sets its indentation
+            if not re.match(r"^[A-Za-z(]", lines[second].strip()) or ": " in lines[second]:
+                continue  # a line that would read as a key is valid YAML there, not a slip
+            broken = lines[:second] + [" " * key + lines[second].strip()] + lines[second + 1:]
+            try:
+                load_document(str(path), config, "\n".join(broken))
+            except LoadError as err:
+                assert err.line == second + 1, (path.name, second + 1, err.line, err.message)
+                assert "bad indentation" in err.message
+                tried += 1
+    assert tried >= 40
+
+
+def test_show_source_prints_the_line_and_a_caret(tmp_path, capsys, in_repo):
+    line = _numbered("      so per-GPU memory")
+    path = tmp_path / "slip.yaml"
+    path.write_text(_with(line, LINES[line - 1][2:]), encoding="utf-8")
+    code, out, err = run(capsys, "check", "--no-cache", "--show-source", str(path))
+    assert code == 2, out + err
+    shown = out.splitlines()
+    at = next(i for i, ln in enumerate(shown) if " Y001 bad indentation:" in ln)
+    assert shown[at].startswith(f"{path}:{line}:5: ")
+    assert shown[at + 1] == f"  {line:>4} |     so per-GPU memory does not shrink and the constraint remains."
+    assert shown[at + 2] == "       |     ^"
