@@ -22,6 +22,7 @@ Every function here is pure and memoised per string or per question (`qlint.anal
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from qlint.analysis import per_question, per_text, view
 from qlint.model import Question
@@ -32,6 +33,7 @@ _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]{2}")  # "CloudTrail", "DynamoDB",
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A coarse word key: "denies", "denying" and "deny" agree, as do "accounts" and "account".
     Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap. A name written

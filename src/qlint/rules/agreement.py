@@ -338,11 +338,12 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     ```
     """
     text = q.explanation
-    if not text.strip() or _names_an_option(q, text):
+    if not text.strip():
         return
     words = text_keys(text)
     shared = len(words & question_keys(q))
-    if len(words) >= _FOREIGN_MIN_WORDS and shared < _FOREIGN_SHARE * len(words):
+    # the word share first: it is cheap and clears nearly every explanation
+    if len(words) >= _FOREIGN_MIN_WORDS and shared < _FOREIGN_SHARE * len(words) and not _names_an_option(q, text):
         yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
                                       f"{len(words)} words with the stem and options: was it written for another "
                                       "question?")
