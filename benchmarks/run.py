@@ -139,9 +139,10 @@ QLINT = [sys.executable, "-m", "qlint", "check", "--fail-on", "error"]  # this c
 SCHEMA = str(REPO / "schema" / "question.schema.json")
 
 # The README's figures before issue 16 (2026-11-30, this machine, 10k mostly-clean bank): what
-# "no slower than today" is judged against. Cold as a ratio to check-jsonschema's CPU time in the
-# same run (a ratio holds on a loaded machine); warm and one changed file in CPU seconds.
-TODAY = {"cold_vs_cj_cpu": 10.79 / 34.54, "warm_cpu": 0.46, "one_cpu": 0.47}
+# "no slower than today" is judged against, as ratios to a reference timed in the same run, since
+# on a shared machine other load inflates every CPU second (a ratio holds): cold against
+# check-jsonschema's CPU time, warm and one changed file against the floor's CPU time.
+TODAY = {"cold_vs_cj_cpu": 10.79 / 34.54, "warm_cpu": 0.46, "one_cpu": 0.47, "floor_cpu": 1.94}
 
 
 @dataclass
@@ -316,10 +317,10 @@ def print_targets(clean: Cold, grown: Cold, warm: Measure, one: Measure, shares:
     if clean.vs_cj_cpu is not None:
         lines.append((f"{k} mostly-clean cold, CPU vs check-jsonschema: no slower than today", f"{clean.vs_cj_cpu:.2f}x",
                       f"{TODAY['cold_vs_cj_cpu']:.2f}x", clean.vs_cj_cpu <= TODAY["cold_vs_cj_cpu"]))
-    lines.append((f"{k} mostly-clean warm, CPU: no slower than today", f"{warm.cpu:.2f} s", f"{TODAY['warm_cpu']:.2f} s",
-                  warm.cpu <= TODAY["warm_cpu"]))
-    lines.append((f"{k} mostly-clean, one changed file, CPU: no slower than today", f"{one.cpu:.2f} s",
-                  f"{TODAY['one_cpu']:.2f} s", one.cpu <= TODAY["one_cpu"]))
+    for what, m, key in (("warm", warm, "warm_cpu"), ("one changed file", one, "one_cpu")):
+        now, then = m.cpu / clean.floor.cpu, TODAY[key] / TODAY["floor_cpu"]
+        lines.append((f"{k} mostly-clean {what}, CPU vs the floor's: no slower than today",
+                      f"{now:.3f}x ({m.cpu:.2f} s)", f"{then:.3f}x ({TODAY[key]:.2f} s)", now <= then))
     worst = max(("text", "json", "sarif"), key=lambda f: shares[f])
     lines.append((f"printing {shares['findings']:,.0f} findings (text, JSON, SARIF): at most +10% of the run",
                   f"+{100 * shares[worst]:.1f}% ({worst})", "", shares[worst] <= 0.10))

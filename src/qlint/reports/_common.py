@@ -119,9 +119,16 @@ def _put(value: object, pad: str, out: list[str]) -> None:
         inner = pad + "  "
         first = True
         for k, v in value.items():
-            out.append(("{" if first else ",") + inner + _encode_str(k if isinstance(k, str) else _key(k)) + ": ")
+            head = ("{" if first else ",") + inner + _encode_str(k if isinstance(k, str) else _key(k)) + ": "
             first = False
-            _put(v, inner, out)
+            kind = type(v)
+            if kind is str:  # most values: written here, without a call
+                out.append(head + _encode_str(v))
+            elif kind is int:
+                out.append(head + int.__repr__(v))
+            else:
+                out.append(head)
+                _put(v, inner, out)
         out.append(pad + "}")
     elif isinstance(value, (list, tuple)):
         if not value:
@@ -130,9 +137,13 @@ def _put(value: object, pad: str, out: list[str]) -> None:
         inner = pad + "  "
         first = True
         for v in value:
-            out.append(("[" if first else ",") + inner)
+            head = ("[" if first else ",") + inner
             first = False
-            _put(v, inner, out)
+            if type(v) is str:
+                out.append(head + _encode_str(v))
+            else:
+                out.append(head)
+                _put(v, inner, out)
         out.append(pad + "]")
     else:
         _put(str(value), pad, out)  # default=str: a date in a fix
