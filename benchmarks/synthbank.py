@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -132,13 +133,101 @@ def generate(out: Path, n: int, seed: int = 7, dup_every: int = 500, flaw_every:
     return pairs
 
 
+# A bank grown from the sample bank's questions, the way banks written by others differ from it:
+# words substituted in the text fields (an option now repeats a stem word, a lead-in asks for a
+# kind no option is, an explanation no longer names the key ...), and the fields such banks
+# often lack left out (a trap, the distractors' right_when or rationales), so that like the real
+# corpora most files have findings. Only text fields change, in place, so each file keeps the
+# sample's layout (block scalars, comments, flow lists); ids get a round suffix, `related` too.
+TEXT_KEYS = frozenset("stem trap text rationale right_when why_chosen explanation".split())
+_KEY_LINE = re.compile(r"^( *)(- )?([A-Za-z_]+):(?: (.*))?$")
+_WORD = re.compile(r"[A-Za-z]{3,}")
+_SPECIAL = frozenset("true false yes no null off on".split())  # never start a plain scalar with these
+# a field left out, with the share of grown questions that lack it
+LEFT_OUT = {"trap": 0.5, "right_when": 0.5, "why_chosen": 0.5}
+
+
+def _sample_questions() -> list[tuple[Path, str]]:
+    return [(p, p.read_text(encoding="utf-8")) for p in sorted((REPO / "bank").rglob("*.yaml")) if "exams" not in p.parts]
+
+
+def _text_words(texts: list[str]) -> list[str]:
+    """Every word of the sample's text fields, repeats kept: substitutes come in their own frequencies."""
+    words: list[str] = []
+    for text in texts:
+        _rewrite_text_fields(text, lambda s: (words.extend(_WORD.findall(s)), s)[1])
+    return [w.lower() for w in words if w.lower() not in _SPECIAL]
+
+
+def _rewrite_text_fields(text: str, change, drop: frozenset[str] = frozenset()) -> str:
+    """`text` with `change` applied to the words of every text field, plain or block scalar, and
+    the fields named in `drop` left out."""
+    out, block, dropping = [], -1, False  # block: the indent a block scalar's lines must exceed, or -1
+    for line in text.split("\n"):
+        if block >= 0 and (not line.strip() or len(line) - len(line.lstrip(" ")) > block):
+            if not dropping:
+                out.append(change(line) if line.strip() else line)
+            elif not line.strip():
+                out.append(line)  # the blank line between options stays
+            continue
+        block, dropping = -1, False
+        m = _KEY_LINE.match(line)
+        if m and m[3] in TEXT_KEYS and m[4]:
+            indent = len(m[1]) + (2 if m[2] else 0)
+            dropping = m[3] in drop and not m[2]
+            if m[4][0] in "|>":
+                block = indent
+            elif not dropping:
+                line = line[: m.start(4)] + change(m[4])
+            if dropping:
+                continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def grow(out: Path, n: int, seed: int = 16, rate: float = 0.2) -> None:
+    """Write `n` questions grown from the sample bank: question i is sample i mod 21 with each
+    text word replaced, with probability `rate`, by a word drawn from the sample's own text, and
+    each field of LEFT_OUT dropped with its probability. Same seed, same bytes."""
+    rng = random.Random(seed)
+    samples = _sample_questions()
+    words = _text_words([t for _, t in samples])
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(REPO / "bank" / "exams", out / "exams")
+
+    def change(s: str) -> str:
+        def sub(m: re.Match) -> str:
+            if rng.random() >= rate:
+                return m[0]
+            w = rng.choice(words)
+            return w.capitalize() if m[0][0].isupper() else w
+        return _WORD.sub(sub, s)
+
+    for i in range(n):
+        path, text = samples[i % len(samples)]
+        suffix = f"-g{i // len(samples):05d}"
+        grown = re.sub(r"^id: (\S+)$", lambda m: f"id: {m[1]}{suffix}", text, count=1, flags=re.M)
+        grown = re.sub(r"^related: \[(.*)\]$", lambda m: "related: [" + ", ".join(
+            f"{r.strip()}{suffix}" for r in m[1].split(",")) + "]", grown, count=1, flags=re.M)
+        drop = frozenset(k for k, share in LEFT_OUT.items() if rng.random() < share)
+        target = out / path.relative_to(REPO / "bank").parent / f"{path.stem}{suffix}.yaml"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_rewrite_text_fields(grown, change, drop), encoding="utf-8")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", type=Path)
     p.add_argument("n", type=int)
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--seed", type=int, default=None, help="default: 7, or 16 with --grown")
+    p.add_argument("--grown", action="store_true", help="grow the questions from the sample bank (most files have findings)")
     args = p.parse_args()
-    pairs = generate(args.out, args.n, args.seed)
+    if args.grown:
+        grow(args.out, args.n, 16 if args.seed is None else args.seed)
+        print(f"wrote {args.n} questions grown from the sample bank to {args.out}")
+        return
+    pairs = generate(args.out, args.n, 7 if args.seed is None else args.seed)
     print(f"wrote {args.n} questions (+{len(pairs)} near-duplicates) to {args.out}")
 
 

@@ -7,6 +7,7 @@ listed without results was checked and found nothing, which is what code scannin
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
@@ -37,6 +38,11 @@ def _rule(meta: RuleMeta) -> dict[str, Any]:
 
 def _artifact(path: str) -> dict[str, str]:
     """Repository-relative paths are URI references against %SRCROOT%; others become file: URIs."""
+    return dict(_artifact_of(path))
+
+
+@lru_cache(maxsize=4096)  # a file's findings come one after another
+def _artifact_of(path: str) -> dict[str, str]:
     if os.path.isabs(path):
         return {"uri": PurePath(path).as_uri()}
     return {"uri": quote(path, safe="/"), "uriBaseId": SRCROOT}

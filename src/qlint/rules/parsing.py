@@ -344,7 +344,13 @@ _SENTENCE_START = re.compile(r"[.?!:;]\W*$|\n\s*(?:[-*+]|\d+[.)])?\s*$")  # the 
 
 def _name_shaped(word: str) -> bool:
     """An acronym or mixed-case word ("S3", "KMS", "CloudFront", "EC2"): a name whatever its place."""
+    if word.isascii():  # the same test without a generator per letter (most words; C003 asks for each)
+        rest = word[1:]
+        return rest.lower() != rest or (word[0].isupper() and _DIGIT.search(word) is not None)
     return any(c.isupper() for c in word[1:]) or (word[0].isupper() and any(c.isdigit() for c in word))
+
+
+_DIGIT = re.compile(r"[0-9]")
 
 
 @per_text
@@ -359,10 +365,11 @@ def name_spans(text: str) -> tuple[tuple[str, bool], ...]:
     flags: list[bool | None] = []
     for i, m in enumerate(found):
         w = m.group(0)
-        opener = not i or bool(_SENTENCE_START.search(body[found[i - 1].end() : m.start()]))
         if _name_shaped(w):
             flags.append(True)
         elif w[0].isupper():
+            gap = body[found[i - 1].end() : m.start()] if i else ""
+            opener = not i or (gap != " " and bool(_SENTENCE_START.search(gap)))  # one space breaks no sentence
             flags.append(None if opener else True)  # an opener is a name only if a name word follows
         else:
             flags.append(False)

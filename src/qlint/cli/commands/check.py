@@ -11,7 +11,7 @@ from typing import Mapping
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
 from qlint.runner import RunOptions
-from qlint.engine import LintResult, lint, make_settings
+from qlint.engine import LintResult, lint, make_settings, source_texts
 from qlint.files import UnsafePathError, write_output
 from qlint.project.config import ConfigError, load_config
 from qlint.project.discovery import display_path
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     shared = run_context(result, settings, code, os.environ)
     if any(needs_figures(f) for f in (terminal_fmt, file_fmt) if f):
         shared["extra"] = bank_figures(result, settings)
-    sources = result.sources if args.show_source else {}
+    sources = source_texts(result, settings) if args.show_source else {}
     ctx = ReportContext(
         **shared,
         color=use_color(sys.stdout) and not args.no_color and terminal_fmt == "text",
