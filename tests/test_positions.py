@@ -93,22 +93,13 @@ def test_sample_bank_and_fixtures():
 
 
 def _case_texts(tmp: Path) -> Iterator[tuple[str, str]]:
-    from test_bank_cases import CASES, _load_cases, _yaml, build_bank
+    import rulecases
 
-    for f in sorted((REPO / "tests" / "cases").glob("*.yaml")):
-        spec = yaml.safe_load(f.read_text(encoding="utf-8"))
-        for case in spec.get("cases", []):
-            if isinstance(case.get("yaml"), str):
-                yield f"{f.name} {case['name']}", case["yaml"]
-            for path, body in (case.get("files") or {}).items():
-                if isinstance(body, str):
-                    yield f"{f.name} {case['name']} {path}", body
-    for n, param in enumerate(_load_cases()):
-        _rule, bases, case = param.values
-        root = tmp / str(n)
-        root.mkdir()
-        for name in build_bank(root, {**_yaml(CASES / "_bases.yaml"), **bases}, case):
-            yield f"bank case {case['name']} {name}", (root / name).read_text(encoding="utf-8")
+    for case in rulecases.load_cases():  # item and bank cases, rendered as the rule tests see them
+        files, _ = rulecases.write_expectations(case)
+        for path, body in files.items():
+            if path.endswith(".yaml"):
+                yield f"{case.origin} {path}", body
 
 
 def test_rule_case_files(tmp_path):

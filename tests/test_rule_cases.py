@@ -1,55 +1,36 @@
-"""Data-driven rule tests: tests/cases/<CODE>.yaml holds question files (and optional `files`
-written beside them) and the diagnostics expected at line:col. Every item rule must have a case file with a passing and a failing case."""
+"""Every rule case (tests/cases, tests/bank_cases; format: tests/rulecases.py) finds what its
+markers expect, and a fixable rule's fix gives the case's `fixed` text. Every rule has a passing
+and a failing case."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from ruamel.yaml import YAML
 
-from qlint.engine import check_file, load_exams, make_settings
-from qlint.project.config import load_config
+import rulecases
 from qlint.rules import RULES
 
-from conftest import REPO
-
-CASES = Path(__file__).parent / "cases"
+CASES = rulecases.load_cases()
 
 
-def _load_cases():
-    out = []
-    for f in sorted(CASES.glob("*.yaml")):
-        spec = YAML(typ="safe").load(f.read_text(encoding="utf-8"))
-        for case in spec["cases"]:
-            out.append(pytest.param(spec["rule"], case, id=f"{f.stem}-{case['name']}"))
-    return out
+@pytest.mark.parametrize("case", [pytest.param(c, id=f"{c.rule}-{c.name}") for c in CASES])
+def test_rule_case(case, tmp_path):
+    expected, found = rulecases.run(case, tmp_path)
+    assert found == expected, f"{case.origin}: findings differ from the case's markers"
+    if case.fixed is not None:
+        assert rulecases.fix(case, tmp_path, tmp_path / "bank") == case.fixed, f"{case.origin}: fixed text differs"
 
 
-def run_rule(code: str, text: str, tmp_path: Path, files: dict[str, str] | None = None) -> list[str]:
-    # S001 always runs, so a case file with a schema mistake cannot pass silently
-    settings = make_settings(load_config(REPO), select=[code, "S001"])
-    load_exams(settings)
-    for name, content in (files or {}).items():  # files beside the question (images it references)
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(content, encoding="utf-8")
-    target = tmp_path / "case.yaml"
-    target.write_text(text, encoding="utf-8")
-    result = check_file(str(target), settings)
-    return sorted(f"{d.line}:{d.col} {d.code}" for d in result.diagnostics)
-
-
-@pytest.mark.parametrize("code, case", _load_cases())
-def test_rule_case(code, case, tmp_path):
-    assert run_rule(code, case["yaml"], tmp_path, case.get("files")) == sorted(case["expect"])
-
-
-def test_every_checking_rule_has_passing_and_failing_cases():
+def test_every_rule_has_passing_and_failing_cases():
     covered: dict[str, set[bool]] = {}
-    for f in CASES.glob("*.yaml"):
-        spec = YAML(typ="safe").load(f.read_text(encoding="utf-8"))
-        for case in spec["cases"]:
-            covered.setdefault(spec["rule"], set()).add(bool(case["expect"]))
+    for case in CASES:
+        _, expected = rulecases.write_expectations(case)
+        covered.setdefault(case.rule, set()).add(bool(expected))
     for code, rule in RULES.items():
-        if rule.scope == "item":
+        if rule.scope in ("item", "bank"):
             assert covered.get(code) == {True, False}, f"{code} needs a case file with passing and failing cases"
+
+
+def test_every_fixable_rule_case_shows_its_fix():
+    for case in CASES:
+        if RULES.get(case.rule).fixable and rulecases.write_expectations(case)[1]:
+            assert case.fixed is not None, f"{case.origin}: {case.rule} is fixable: give the case a `fixed:` text"
