@@ -105,15 +105,21 @@ def _render_inline(text: str) -> str:
     return _md().renderInline(text).strip()
 
 
+def _as_lines(text: str) -> str:
+    # A text is lines: its last one ends with a newline even when the file's text does not, so an
+    # unclosed code fence at the end renders as the closed fence the importer writes back.
+    return text if text.endswith("\n") else text + "\n"
+
+
 def render(text: str, urls: Mapping[str, str] | None = None) -> str:
     """Markdown to an XHTML fragment (well-formed: `<br />`, escaped `<`, `&`).
 
     `urls` maps an image path as `image_paths` reports it to the URL the target uses instead.
     """
     if not urls:
-        return _render(text or "")
+        return _render(_as_lines(text or ""))
     md = _md()
-    return md.renderer.render(rewrite_images(md.parse(text or ""), urls), md.options, {}).strip()
+    return md.renderer.render(rewrite_images(md.parse(_as_lines(text or "")), urls), md.options, {}).strip()
 
 
 def render_inline(text: str, urls: Mapping[str, str] | None = None) -> str:
