@@ -1,27 +1,204 @@
-"""Helpers for export tests: load a bank as the CLI does, run an exporter, read a package back."""
+"""The export test kit: load a bank as `qlint export` does (or unchecked), run a registered
+exporter, read a package back, and build small banks (images, hostile text, a generated bank)."""
 
 from __future__ import annotations
 
 import copy
+import html
 import io
 import posixpath
+import re
+import shutil
+import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+import pytest
 import yaml
 from lxml import etree
 
-from qlint.engine import load_document
+from qlint.engine import lint, load_document, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
+from qlint.exporters._content import render
 from qlint.model import Question
-from qlint.project.config import Config
+from qlint.project.config import Config, load_config
 from qlint.project.exams import Exam
+
+from conftest import BANK, REPO
+
+SAMPLE_MULTIPLE = BANK / "mla-c01" / "monitoring-security" / "vpc-kms-training.yaml"
+SAMPLE_SINGLE = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
+# Moodle's question_bank::fraction_options() as percentages, written out here independently.
+ALLOWED_GRADES = {100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20,
+                  16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0}
+
+# Hostile text: markup, CDATA end, entities, quotes, GIFT specials, Unicode and an XSS probe.
+HOSTILE = ('Pick <script>window.__pwned = 1</script> or <img src=x onerror="window.__pwned = 2"> '
+           'and ]]> & &amp; "double" \'single\' ~ = # { } : \\ Zürich 東京 🙂')
+
+
+def load_questions(root: Path) -> tuple[list[Question], dict, Path]:
+    """Questions (sorted as the CLI sorts them), exams and bank folder of the project at `root`."""
+    config = load_config(root)
+    settings = make_settings(config)
+    result = lint([str(config.bank_dir)], settings)
+    questions = [Question(p, r.data) for p, r in result.results.items()
+                 if r.kind == "question" and r.data is not None and not any(d.code == "S001" for d in r.diagnostics)]
+    questions.sort(key=lambda q: (q.exam, q.domain, q.id))
+    return questions, settings.exams, config.bank_dir
+
+
+def export(fmt: str, questions, exams, bank_root: Path, output: Path, **options) -> ExportResult:
+    """Run one registered exporter, as `qlint export --format fmt` does after loading."""
+    job = ExportJob(questions=questions, exams=exams, output=output, bank_root=bank_root, **options)
+    return EXPORTERS.get(fmt).write(job)
+
+
+def formats(*, packaged: bool | None = None) -> list[str]:
+    """Registered export formats (content packages only, or none of them): tests loop over these."""
+    return [name for name, e in EXPORTERS.items() if packaged is None or e.packaged == packaged]
+
+
+def mixed(questions: list[Question], each: int = 5) -> list[Question]:
+    """A small slice with `shuffle: false`, pinned, multiple-response and plain questions, in export order."""
+    picks = [q for q in questions if q.data.get("shuffle") is False][:each]
+    picks += [q for q in questions if any(o.raw.get("pinned") for o in q.options)][:each]
+    picks += [q for q in questions if q.type == "multiple"][:each] + questions[:each]
+    assert len({q.id for q in picks}) >= 3 * each, "the bank lacks the variety this test needs"
+    return sorted({q.id: q for q in picks}.values(), key=lambda q: (q.exam, q.domain, q.id))
+
+
+def plain(markdown: str) -> str:
+    """Plain words of a Markdown text, as a reader shows them (tags dropped, entities decoded)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", render(markdown))).split())
+
+
+def words_of(html_text: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", html_text or "")).split())
+
+
+def png(rgb: tuple[int, int, int] = (255, 0, 0)) -> bytes:
+    """A valid 1x1 PNG, built here so the tests need no binary fixtures."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    raw = b"\x00" + bytes(rgb)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def copy_project(tmp: Path) -> Path:
+    """A copy of the sample project (config, schema, bank) that a test may change."""
+    root = tmp / "project"
+    root.mkdir(parents=True)
+    for name in ("pyproject.toml", "schema"):
+        src = REPO / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
+    shutil.copytree(BANK, root / "bank")
+    return root
+
+
+def add_question(root: Path, source: Path, rel: str, replace: list[tuple[str, str]]) -> Path:
+    """Copy a sample question to bank/`rel`, applying text replacements (each must apply)."""
+    text = source.read_text(encoding="utf-8")
+    for old, new in replace:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    target = root / "bank" / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def _yaml_block(text: str) -> str:
+    return "|\n      " + text
+
+
+def hostile_project(tmp: Path) -> tuple[Path, str]:
+    """The sample project plus one question whose every text holds HOSTILE; returns (root, id)."""
+    root = copy_project(tmp)
+    qid = "mla-c01-dev-hostile-markup"
+    add_question(root, SAMPLE_SINGLE, "mla-c01/model-development/hostile.yaml", [
+        ("id: mla-c01-dev-layer-split-gpus", f"id: {qid}"),
+        ("  Which distributed training strategy should the team use?",
+         f"  {HOSTILE}\n\n  Which distributed training strategy should the team use?"),
+        ("  weight onto each GPU, so it cannot help when the weights do not fit.",
+         f"  weight onto each GPU, so it cannot help when the weights do not fit. {HOSTILE}"),
+        ("    text: Data parallelism", "    text: 'Data parallelism <b>bold</b> ]]> & {x} ~y =z #w: \"q\"'"),
+        ("      so per-GPU memory does not shrink and the constraint remains.",
+         f"      so per-GPU memory does not shrink and the constraint remains. {HOSTILE}"),
+        ("      The network fits on one GPU and the goal is higher throughput on a large",
+         f"      {HOSTILE}\n      The network fits on one GPU and the goal is higher throughput on a large"),
+        ("  independent full copies.", f"  independent full copies. {HOSTILE}"),
+        ("  - title: Distributed training in Amazon SageMaker AI", "  - title: '<script>x</script> & ]]> \"T\"'"),
+    ])
+    return root, qid
+
+
+def image_project(tmp: Path, ref: str = "img/gpu.png") -> tuple[Path, bytes]:
+    """The sample project with an image in one stem (and one rationale); returns (root, bytes)."""
+    root = copy_project(tmp)
+    data = png()
+    folder = root / "bank" / "mla-c01" / "model-development"
+    (folder / "img").mkdir()
+    (folder / "img" / "gpu.png").write_bytes(data)
+    (root / "outside.png").write_bytes(png((0, 0, 255)))
+    path = folder / "layer-split-across-gpus.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("  Which distributed training strategy should the team use?",
+                        f"  ![GPU memory layout]({ref})\n\n  Which distributed training strategy should the team use?", 1)
+    text = text.replace("      so per-GPU memory does not shrink and the constraint remains.",
+                        f"      so per-GPU memory does not shrink and the constraint remains. ![again]({ref})", 1)
+    path.write_text(text, encoding="utf-8")
+    return root, data
+
+
+def tree_bytes(path: Path) -> dict[str, bytes]:
+    """Every file under `path` (or the file itself) as relative name -> bytes."""
+    if path.is_file():
+        return {path.name: path.read_bytes()}
+    return {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+# Module-level caches: the fixtures below are imported into several test modules, and pytest
+# would otherwise build each module's copy of a session fixture anew.
+_BANKS: dict[str, tuple] = {}
+_EXPORTS: dict[tuple[str, str], tuple[Path, ExportResult]] = {}
+
+
+@pytest.fixture(scope="session")
+def banks(tmp_path_factory):
+    """name -> (questions, exams, bank root) for the sample bank and a generated bank of 1,000."""
+    if not _BANKS:
+        from generate import generate
+
+        gen_root = tmp_path_factory.mktemp("generated")
+        generate(gen_root, count=1000, seed=5)
+        _BANKS.update(sample=load_questions(REPO), generated=load_questions(gen_root))
+    return _BANKS
+
+
+@pytest.fixture(scope="session")
+def exported(banks, tmp_path_factory):
+    """exported(fmt, bank) -> (output path, ExportResult), each export made once per session."""
+    def get(fmt: str, bank: str) -> tuple[Path, ExportResult]:
+        if (fmt, bank) not in _EXPORTS:
+            questions, exams, root = banks[bank]
+            target = tmp_path_factory.mktemp("exports") / f"{bank}-{fmt}"
+            _EXPORTS[fmt, bank] = target, export(fmt, questions, exams, root, target)
+        return _EXPORTS[fmt, bank]
+
+    return get
+
+
+# --- packages -------------------------------------------------------------------------------
 
 
 def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
-    """Every question and exam under `bank` (exams in `bank/exams`), sorted like `qlint export`."""
+    """Every question and exam under `bank` (exams in `bank/exams`) as written, sorted like
+    `qlint export`, unchecked: for tests that hand an exporter data the CLI would refuse."""
     config = Config(root=bank)
     questions, exams = [], {}
     for f in sorted(bank.rglob("*.yaml")):
@@ -32,11 +209,6 @@ def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
         else:
             questions.append(Question(str(f), data))
     return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), exams
-
-
-def run(fmt: str, questions: list[Question], exams: dict[str, Exam], output: Path, bank_root: Path,
-        **options: Any) -> ExportResult:
-    return EXPORTERS.get(fmt).write(ExportJob(questions, exams, output, bank_root=bank_root, **options))
 
 
 def read_package(path: Path) -> dict[str, bytes]:

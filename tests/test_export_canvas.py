@@ -14,8 +14,7 @@ from lxml import etree
 
 from bankgen import write_bank
 from conftest import BANK, REPO
-from export_support import png
-from exportkit import (load_bank, manifest_hrefs, missing_from_package, read_package, resolve, run,
+from exportkit import (png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
 from qlint.exporters._content import render, render_inline
@@ -74,7 +73,7 @@ def _export(tmp_path, questions, name="canvas.zip", **options):
         write_question(bank / "mla-c01" / "model-development", data)
     shutil.copytree(BANK / "exams", bank / "exams", dirs_exist_ok=True)
     loaded, exams = load_bank(bank)
-    result = run("canvas", loaded, exams, tmp_path / name, bank, **options)
+    result = export("canvas", loaded, exams, bank, tmp_path / name, **options)
     return read_package(tmp_path / name), result
 
 
@@ -247,7 +246,7 @@ def test_sample_bank_answers_keys_and_feedback_match_the_questions(sample_canvas
 def test_one_quiz_per_exam(tmp_path):
     root = write_bank(tmp_path / "gen", 12)
     questions, exams = load_bank(root / "bank")
-    run("canvas", questions, exams, tmp_path / "c.zip", root / "bank")
+    export("canvas", questions, exams, root / "bank", tmp_path / "c.zip")
     files = read_package(tmp_path / "c.zip")
     assert sorted(n for n in files if n.endswith("/assessment_meta.xml")) == [
         "qlint-gen-01/assessment_meta.xml", "qlint-gen-02/assessment_meta.xml"]

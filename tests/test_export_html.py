@@ -11,7 +11,7 @@ from urllib.parse import unquote
 import pytest
 from lxml import html as lhtml
 
-from export_support import banks, export, exported, hostile_project, load_questions  # noqa: F401
+from exportkit import banks, export, exported, hostile_project, load_questions  # noqa: F401
 
 
 def _sha(text: str) -> str:

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from export_support import banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
+from exportkit import banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
 from conftest import REPO
 from qlint.exporters._content import render
 

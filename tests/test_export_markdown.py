@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 
 from qlint.exporters.markdown_pages import DETAILS_CLOSE, DETAILS_OPEN
 
-from export_support import HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
+from exportkit import HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
 
 # The seed page's order; the answer is folded in <details> below the choices, as the HTML site hides it.
 SEED_ORDER = ["# ", "> **⚠ Common exam trap**", "## Answer choices", "## Why each option matters", DETAILS_OPEN,

@@ -13,7 +13,7 @@ from moodle_xml_parser.parser import parse_file
 from qlint.exporters._content import render
 from qlint.exporters._feedback import compact
 
-from export_support import (ALLOWED_GRADES, banks, export, exported, hostile_project, image_project,  # noqa: F401
+from exportkit import (ALLOWED_GRADES, banks, export, exported, hostile_project, image_project,  # noqa: F401
                             load_questions, mixed, plain, words_of)
 
 

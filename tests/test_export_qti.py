@@ -11,8 +11,7 @@ import pytest
 from lxml import etree
 
 from conftest import BANK, REPO
-from export_support import png
-from exportkit import (load_bank, manifest_hrefs, missing_from_package, read_package, resolve, run,
+from exportkit import (formats, png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
 from qlint.exporters._content import ExportError
@@ -198,7 +197,7 @@ def _one(tmp_path, fmt, data, **options):
     shutil.copytree(BANK / "exams", tmp_path / "bank" / "exams", dirs_exist_ok=True)
     questions, exams = load_bank(tmp_path / "bank")
     out = tmp_path / f"{fmt}.zip"
-    result = run(fmt, questions, exams, out, tmp_path / "bank", **options)
+    result = export(fmt, questions, exams, tmp_path / "bank", out, **options)
     return read_package(out), result, path
 
 
@@ -260,7 +259,7 @@ def test_markup_injection_text_reads_back_exactly(tmp_path):
     assert b"&lt;b&gt;not bold&lt;/b&gt; &amp; c ]]&gt;" in files["items/mla-c01-dev-sample.xml"]
 
 
-@pytest.mark.parametrize("fmt", ["qti21", "qti30", "canvas"])
+@pytest.mark.parametrize("fmt", formats(packaged=True))
 def test_character_xml_forbids_is_refused_naming_file_and_line_even_with_force(tmp_path, fmt, monkeypatch, capsys):
     options = sample_question()["options"]
     options[1]["rationale"] = "Correct: it splits\x0bthe layers.\n"
@@ -297,7 +296,7 @@ def test_images_are_packaged_listed_and_resolve_from_the_item(tmp_path, fmt, req
     assert item_xsd.errors(files["items/mla-c01-dev-sample.xml"]) == [] and cp_xsd.errors(files["imsmanifest.xml"]) == []
 
 
-@pytest.mark.parametrize("fmt", ["qti21", "qti30", "canvas"])
+@pytest.mark.parametrize("fmt", formats(packaged=True))
 @pytest.mark.parametrize("ref", ["../../../outside.png", "/etc/hostname", "missing.png"])
 def test_image_outside_the_bank_or_missing_is_refused(tmp_path, fmt, ref):
     (tmp_path / "outside.png").write_bytes(b"secret")

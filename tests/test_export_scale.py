@@ -8,7 +8,7 @@ import pytest
 from lxml import etree
 
 from bankgen import write_bank
-from exportkit import load_bank, missing_from_package, read_package, run, unlisted_in_manifest, xml
+from exportkit import formats, load_bank, missing_from_package, read_package, export, unlisted_in_manifest, xml
 from qlint.loading.schema import validate
 from qti_readback import comparable, expected
 from qti_readback import read_package as read_back
@@ -23,7 +23,7 @@ def generated(tmp_path_factory):
     root = write_bank(tmp_path_factory.mktemp("gen"), N)
     questions, exams = load_bank(root / "bank")
     out = root / "out"
-    results = {fmt: run(fmt, questions, exams, out / f"{fmt}.zip", root / "bank") for fmt in ("qti21", "qti30", "canvas")}
+    results = {fmt: export(fmt, questions, exams, root / "bank", out / f"{fmt}.zip") for fmt in formats(packaged=True)}
     return questions, exams, root, {fmt: read_package(out / f"{fmt}.zip") for fmt in results}, results
 
 
@@ -36,7 +36,7 @@ def test_generated_bank_is_schema_valid_and_varied(generated):
     assert any(o.raw.get("pinned") for q in questions for o in q.options)
 
 
-@pytest.mark.parametrize("fmt", ["qti21", "qti30", "canvas"])
+@pytest.mark.parametrize("fmt", formats(packaged=True))
 def test_every_manifest_href_exists_and_every_file_is_listed(generated, fmt):
     files = generated[3][fmt]
     assert missing_from_package(files) == [] and unlisted_in_manifest(files) == []
@@ -83,5 +83,5 @@ def test_canvas_has_one_quiz_per_exam_with_every_question_keyed(generated):
 
 def test_same_generated_bank_same_bytes(generated, tmp_path):
     questions, exams, root, packages, _ = generated
-    run("qti30", questions, exams, tmp_path / "again.zip", root / "bank")
+    export("qti30", questions, exams, root / "bank", tmp_path / "again.zip")
     assert (tmp_path / "again.zip").read_bytes() == (root / "out" / "qti30.zip").read_bytes()

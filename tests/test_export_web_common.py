@@ -9,13 +9,13 @@ import sys
 
 import pytest
 
-from export_support import (banks, export, exported, image_project, load_questions,  # noqa: F401
+from exportkit import (formats, banks, export, exported, image_project, load_questions,  # noqa: F401
                             tree_bytes)
 from conftest import REPO
 from qlint.files import UnsafePathError
 
-FORMATS = ["moodle", "gift", "markdown", "html", "json", "jsonl"]
-OUTPUT = {"moodle": "q.xml", "gift": "q.gift", "markdown": "md", "html": "site", "json": "q.json", "jsonl": "q.jsonl"}
+FORMATS = formats(packaged=False)  # every registered exporter that writes files or folders, not a package
+OUTPUT = {fmt: f"out-{fmt}" for fmt in FORMATS}  # exporters take any output name
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from export_support import export, hostile_project, load_questions, plain
+from exportkit import export, hostile_project, load_questions, plain
 from conftest import REPO
 
 CHROMIUM = "/usr/bin/chromium"

@@ -1,6 +1,7 @@
 """Round trips through the real CLI: `qlint export --format F` then `qlint import --from F` gives the
-same questions back (plain data compared), for F in qti21, qti30 and moodle; and the HTML -> Markdown
-converter, on its own, turns any rendered Markdown back into Markdown that renders the same.
+same questions back (plain data compared), for every F with both an exporter and an importer
+(qti21, qti30, moodle today); and the HTML -> Markdown converter, on its own, turns any rendered
+Markdown back into Markdown that renders the same.
 
 Questions are generated with hypothesis: single and multiple response, optional fields present or
 not, text with emphasis, strong emphasis, code spans, links, lists, several paragraphs, unicode.
@@ -41,7 +42,9 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from qlint.cli import main
+from qlint.exporters import EXPORTERS
 from qlint.exporters._content import render, render_inline
+from qlint.importers import IMPORTERS
 from qlint.importers._markdown import to_markdown
 from qlint.model import Question
 from qlint.soundness import option_errors
@@ -216,7 +219,10 @@ def exportable(q: dict[str, Any]) -> bool:
     return not option_errors(Question("q.yaml", q))
 
 
-FORMATS = ["qti21", "qti30", "moodle"]
+# Every format qlint both exports and imports round-trips, except those whose exporter warns that
+# the format has no place for most of a question (ids, status, trap, references...).
+LOSSY = {"gift"}
+FORMATS = sorted(set(EXPORTERS.names()) & set(IMPORTERS.names()) - LOSSY)
 NORWAY = {"format": 1, "id": "mla-c01-00", "exam": "MLA-C01", "domain": "data-preparation", "type": "single",
           "status": "draft", "stem": "0", "explanation": "0",
           "options": [{"id": "00", "text": "0", "correct": True}, {"id": "01", "text": "1", "correct": False}],
@@ -238,6 +244,7 @@ def test_round_trip_gives_the_same_question(fmt, q):
 @RT_SETTINGS
 @given(q=questions(exact=False).filter(exportable))
 @example(q=NORWAY)  # found by this test: `title: no` came back as False to a YAML 1.1 reader
+@example(q={**NORWAY, "explanation": "```\nx"})  # found by this test: an unclosed fence at the end gained a newline
 def test_round_trip_of_any_markdown_keeps_what_it_renders_to(fmt, q):
     back, messages = round_trip(q, fmt)
     assert "could not map" not in messages
@@ -246,6 +253,7 @@ def test_round_trip_of_any_markdown_keeps_what_it_renders_to(fmt, q):
 
 @settings(max_examples=400, deadline=None)
 @given(any_markdown)
+@example("```\nx")  # an unclosed fence at the end of a text: its code keeps its (lack of a) final newline
 def test_converter_writes_markdown_that_renders_the_same(md):
     html = render(md)
     back, notes = to_markdown(etree.fromstring(f"<div>{html}</div>".encode()))

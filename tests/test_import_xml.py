@@ -13,7 +13,7 @@ from qlint.cli import main
 
 from authoring_helpers import make_project, run
 from conftest import BANK, REPO
-from export_support import image_project
+from exportkit import image_project
 from test_import import schema_errors
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from export_support import image_project, load_questions, export, png
+from exportkit import image_project, load_questions, export, png
 from qlint.cli import main
 from qlint.exporters import EXPORTERS
 

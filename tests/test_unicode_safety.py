@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from conftest import BANK
-from exportkit import load_bank, run, sample_question, write_question
+from exportkit import load_bank, export, sample_question, write_question
 from qlint.bank import Bank
 from qlint.bank.entry import BankEntry
 from qlint.cli import main
@@ -154,7 +154,7 @@ def test_every_exporter_refuses_option_data_errors(tmp_path, fmt, code):
     questions, exams = load_bank(tmp_path / "bank")
     out = tmp_path / "out" / "export"
     with pytest.raises(ValueError, match=rf"mla-c01-dev-sample\.yaml:\d+:\d+: .*\({code}\)"):
-        run(fmt, questions, exams, out, tmp_path / "bank")
+        export(fmt, questions, exams, tmp_path / "bank", out)
     assert not (tmp_path / "out").exists()
 
 
