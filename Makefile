@@ -11,7 +11,7 @@ PLAYER := tests/qti_player/node_modules/.package-lock.json
 TEST_STAMP  := $(VENV)/.test-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
 
-.PHONY: check test lint export bench bench-bank docs accuracy clean
+.PHONY: check test test-quick lint export bench bench-bank docs accuracy clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +37,11 @@ $(PLAYER): tests/qti_player/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/qti_player && npm ci --no-audit --no-fund --loglevel=error; \
 	else echo "npm not found: tests/test_qti_player.py will be skipped (apt-get install nodejs npm)"; fi
 
-test: $(TEST_STAMP) $(PLAYER)  ## the whole test suite
-	$(BIN)/python -m pytest
+test: $(TEST_STAMP) $(PLAYER)  ## the whole test suite, on every core, then its slowest tests
+	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
+
+test-quick: $(TEST_STAMP)  ## the suite without the slow end-to-end tests (pre-commit, browser, large banks)
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not slow"
 
 docs: $(STAMP)  ## regenerate docs/rules.md from the rule declarations
 	$(BIN)/qlint rule --all --format markdown > docs/rules.md

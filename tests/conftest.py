@@ -7,15 +7,34 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Property tests explore new examples on every local run; CI runs a fixed set, so a landing is
-# never blocked by an example nobody has seen (a failure found locally becomes an @example).
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI") == "true":
-    settings.load_profile("ci")
+# Property tests run a fixed, bounded set of examples on every run (derandomize), wait on no
+# deadline (a loaded machine is no bug) and report a failure as found, without minutes of
+# shrinking: a landing is never blocked by an example nobody has seen. Exploring is a choice:
+# `pytest --hypothesis-profile=explore` draws ten times as many new examples and shrinks what fails
+# (a failure found that way becomes an @example).
+settings.register_profile("default", derandomize=True, deadline=None, print_blob=True,
+                          phases=(Phase.explicit, Phase.reuse, Phase.generate))
+settings.register_profile("ci", settings.get_profile("default"))
+settings.register_profile("explore", derandomize=False, deadline=None, max_examples=1000)
+settings.load_profile("default")
+
+
+def examples(budget: int) -> int:
+    """A property test's example count: `budget`, scaled by the profile (ten times under explore)."""
+    return max(1, budget * settings().max_examples // 100)
+
+
+def pytest_collection_modifyitems(items):
+    # Tests in a real browser are end-to-end tests: slow wherever they are.
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 BANK = REPO / "bank"
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from qlint.formatter import key_order
 
 from authoring_helpers import make_project, run
-from conftest import BANK
+from conftest import BANK, examples
 
 MESSY = """\
 # header comment
@@ -176,7 +176,7 @@ def test_new_text_that_a_yaml_11_reader_would_retype_is_quoted(word):
     assert render_inline("plain words") == "plain words"  # ordinary text stays plain
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.one_of(st.text(max_size=30),
                  st.sampled_from(["yes", "No", "on", "1_000", "0x1F", "1:20", "3.5e2", ".inf", "<<", "=", "~", "null",
                                   "2024-01-05", "2024-01-05 10:00:00", "- item", "a: b", "#c", "x #c", "'q'", "@at",

@@ -24,7 +24,7 @@ from qlint.loading.fast import load_fast
 from qlint.loading.limits import Limits
 from qlint.project.config import load_config
 
-from conftest import REPO
+from conftest import REPO, examples
 
 CONFIG = load_config(REPO)
 TRICKY = st.lists(
@@ -123,7 +123,7 @@ SPACES_LAST_LINE = ("format: 1\nid: q-one\noptions:\n  - correct: true\n    text
                     "  - id: b\n    text: |-\n      b\n         \n    # c0 after\n    correct: false\n", ["c0 after"])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(question_texts())
 @example(SPACES_LAST_LINE)
 def test_format_keeps_values_and_comments_and_is_idempotent(generated):
@@ -141,7 +141,7 @@ def test_format_keeps_values_and_comments_and_is_idempotent(generated):
     assert top_keys == sorted(top_keys, key=order.index)  # the schema's order
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(TRICKY, st.sampled_from(STYLES))
 def test_any_single_value_survives_in_any_style(value, style):
     text = f"format: 1\nid: q-one\nstem: {indent_block(scalar_text(value, style), 0)}\n"

@@ -15,13 +15,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from qlint.engine import check_file, load_exams, make_settings
 from qlint.project.config import load_config
 
-from conftest import REPO
+from conftest import REPO, examples
 
 BUDGET = settings(
-    max_examples=int(os.environ.get("QLINT_FUZZ_EXAMPLES", "150")),
+    max_examples=int(os.environ.get("QLINT_FUZZ_EXAMPLES", examples(150))),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    derandomize=os.environ.get("CI") == "true",  # CI: the same examples every run
 )
 
 _SETTINGS = make_settings(load_config(REPO), select=["ALL"])

@@ -49,7 +49,7 @@ from qlint.importers._markdown import to_markdown
 from qlint.model import Question
 from qlint.soundness import option_errors
 
-from conftest import BANK
+from conftest import BANK, examples
 
 EXAM = BANK / "exams" / "mla-c01.yaml"
 DOMAINS = ["data-preparation", "model-development", "deployment-orchestration", "monitoring-security"]
@@ -227,7 +227,7 @@ NORWAY = {"format": 1, "id": "mla-c01-00", "exam": "MLA-C01", "domain": "data-pr
           "status": "draft", "stem": "0", "explanation": "0",
           "options": [{"id": "00", "text": "0", "correct": True}, {"id": "01", "text": "1", "correct": False}],
           "references": [{"title": "no", "url": "https://docs.example.org/00?a=1&b=00"}]}
-RT_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+RT_SETTINGS = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -251,7 +251,7 @@ def test_round_trip_of_any_markdown_keeps_what_it_renders_to(fmt, q):
     assert comparable(back, fmt, False) == comparable(q, fmt, False)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(any_markdown)
 @example("```\nx")  # an unclosed fence at the end of a text: its code keeps its (lack of a) final newline
 def test_converter_writes_markdown_that_renders_the_same(md):
