@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate_bank import generate, write  # noqa: E402
+from synthbank import planted as generate, write_planted as write  # noqa: E402
 
 from qlint.bank import Bank  # noqa: E402
 from qlint.bank.entry import BankEntry  # noqa: E402

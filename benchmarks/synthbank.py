@@ -1,17 +1,27 @@
-"""Deterministic synthetic question banks for benchmarks and scale tests.
+"""Deterministic synthetic question banks: the one generator for benchmarks and tests.
 
-`python benchmarks/synthbank.py OUT N [--seed S]` writes N questions across two exams and their
-domains, with text lengths like the sample bank's (~2.2 KB a file), a few planted flaws
-(missing rationale, two keys) and planted near-duplicates (`*-dup` ids). Same seed, same bytes.
+- `generate(OUT, N)`: N questions across two exams and their domains, with text lengths like the
+  sample bank's (~2.2 KB a file), a few planted flaws (missing rationale, two keys) and planted
+  near-duplicates (`*-dup` ids); `python benchmarks/synthbank.py OUT N [--seed S]`.
+- `grow(OUT, N)`: questions grown from the sample bank, most with findings like real banks
+  (`--grown`).
+- `practice(OUT, N)`: a schema-valid, Markdown-rich project for export and scale tests (`--practice`).
+- `planted(N)`: questions in memory with recorded near-duplicate and key-leak pairs.
+
+Same arguments, same bytes.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import random
 import re
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -216,16 +226,274 @@ def grow(out: Path, n: int, seed: int = 16, rate: float = 0.2) -> None:
         target.write_text(_rewrite_text_fields(grown, change, drop), encoding="utf-8")
 
 
+# --- practice banks: schema-valid, Markdown-rich questions for export and scale tests ------------------
+# `practice(OUT, N)` writes a project (qlint.toml, bank/exams, bank/<exam>/<domain>/<id>.yaml) of N
+# questions mixing single and multiple response, Markdown (code spans and blocks, lists, tables),
+# Unicode, characters that XML, HTML, Markdown and GIFT treat specially, `shuffle: false`, pinned
+# options, references and related questions. With `exams=2` the questions alternate between two
+# exams, each getting the whole variety.
+
+PRACTICE_EXAMS = {
+    "GEN-01": ("Generated Practice Exam", [("ingest", "Data Ingestion & Storage", 30), ("train", "Model Training <Core>", 30),
+                                           ("serve", "Serving: Endpoints/Batch", 25), ("guard", "Security \"and\" Governance", 15)]),
+    "GEN-02": ("Generated Practice Exam Two", [("secure", "Security & Compliance", 50), ("operate", "Operations <Day 2>", 50)]),
+}
+# Distinct words so each option's text is recognisable in traps and explanations.
+PRACTICE_WORDS = ("amber basalt cobalt dolomite ember feldspar garnet hematite indigo jasper kyanite lazuli "
+                  "malachite nephrite obsidian peridot quartz rhodonite sapphire topaz umber vermilion "
+                  "wolframite xenotime yttrium zircon agate beryl citrine diopside").split()
+PRACTICE_NOUNS = ("pipeline cache queue index ledger shard replica buffer stream catalog registry gateway").split()
+NEEDS = ("lowest latency", "strict audit trail", "offline replay", "encrypted transit",
+         "elastic throughput", "exactly-once delivery")
+FLAVOURS = ["plain", "code", "block", "list", "table", "unicode", "special"]
+
+
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar (escapes backslash and quote; everything else is literal)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _practice_block(text: str, indent: int) -> str:
+    pad = " " * indent
+    return "|\n" + "\n".join(pad + line if line else "" for line in text.rstrip("\n").split("\n"))
+
+
+def practice_question(i: int, nth: int, rng: random.Random, exam: str, domain: str, ids: list[str], k: int) -> tuple[str, str]:
+    """Question i (its text follows i), the nth of its exam (its form follows nth: every exam gets
+    multiple response, `shuffle: false`, pinned options), in a practice bank of k exams."""
+    qid = ids[i]
+    multiple = nth % 5 == 3
+    keys_n = (3 if nth % 10 == 8 else 2) if multiple else 1
+    n_opts = keys_n + (3 if multiple else 3)
+    words = rng.sample(PRACTICE_WORDS, n_opts)
+    noun = PRACTICE_NOUNS[i % len(PRACTICE_NOUNS)]
+    need = NEEDS[i % len(NEEDS)]
+    texts = [f"{w.capitalize()} {noun} mode" for w in words]
+    key_idx = sorted(rng.sample(range(n_opts), keys_n))
+    distractors = [j for j in range(n_opts) if j not in key_idx]
+    trap_idx = distractors[0]
+    flavour = FLAVOURS[i % len(FLAVOURS)]
+    extra = {
+        "plain": "",
+        "code": f"\n\nThe current setting is `{noun}.size = {i % 7 + 2}`.",
+        "block": f"\n\n```yaml\n{noun}:\n  size: {i % 7 + 2}\n  mode: legacy\n```",
+        "list": "\n\nConstraints:\n\n- budget is fixed\n- traffic doubles at month end",
+        "table": "\n\n| metric | today |\n|---|--:|\n| p99 latency | 180 ms |\n| errors | 0.4 % |",
+        "unicode": "\n\nThe team works in Zürich and 東京; the goal is ≥ 99.9 % availability — café-grade.",
+        "special": "\n\nLogs read `a ~ b = c # d {e} f: g` and tags like <b>bold</b> & \"quotes\" 'single' \\ back.",
+    }[flavour]
+    choose_word = {2: "TWO", 3: "THREE"}.get(keys_n, "")
+    lead = (f"Which options meet the {need} requirement? (Choose {choose_word}.)" if multiple
+            else f"Which {noun} mode meets the {need} requirement?")
+    stem = (f"Scenario {i + 1}: a team runs a {noun} for workload {qid} and needs the {need} "
+            f"at minimum cost.{extra}\n\n{lead}")
+    trap = (f"Candidates pick {texts[trap_idx]} because it looks familiar, and miss that the stem asks "
+            f"for the {need} at minimum cost.")
+    lines = [
+        "# yaml-language-server: $schema=../../../../schema/question.schema.json",
+        "format: 1",
+        f"id: {qid}",
+        f"exam: {exam}",
+        f"domain: {domain}",
+        f"type: {'multiple' if multiple else 'single'}",
+    ]
+    if multiple:
+        lines.append(f"choose: {keys_n}")
+    lines += [
+        f"status: {('review' if nth % 9 == 4 else 'published') if nth % 50 != 49 else 'draft'}",
+        f"difficulty: {('easy', 'medium', 'hard')[nth % 3]}",
+        f"tags: [{noun}, gen-{nth % 4}]",
+    ]
+    if nth % 10 == 6:
+        lines.append("shuffle: false")
+    lines += ["", f"stem: {_practice_block(stem, 2)}", "", f"trap: {_practice_block(trap, 2)}", "", "options:"]
+    for j, text in enumerate(texts):
+        correct = j in key_idx
+        lines += [f"  - id: opt-{words[j]}", f"    text: {_quoted(text)}", f"    correct: {'true' if correct else 'false'}"]
+        if correct:
+            rationale = f"Correct: {text} meets the {need} requirement because it keeps the {noun} within budget."
+        else:
+            rationale = f"{text} adds work on every request, so the {need} goal is missed in this scenario."
+        lines.append(f"    rationale: {_practice_block(rationale, 6)}")
+        if not correct:
+            lines.append(f"    right_when: {_practice_block(f'It would be the better choice when the {noun} is idle most of the day.', 6)}")
+            if j == trap_idx:
+                lines.append(f"    why_chosen: {_quoted(f'It is the {noun} default.')}")
+        lines.append("")
+    if nth % 25 == 12:  # a pinned last option that shuffling must leave in place
+        lines += ["  - id: none-of-these", "    text: None of the other modes", "    correct: false", "    pinned: true",
+                  f"    rationale: {_practice_block(f'At least one listed {noun} mode fits this scenario, so this option fails.', 6)}",
+                  f"    right_when: {_practice_block('It would be the better choice when every listed mode breaks a constraint.', 6)}", ""]
+    key_names = " and ".join(texts[k] for k in key_idx)
+    explanation = (f"{key_names} {'meet' if keys_n > 1 else 'meets'} the {need} requirement at minimum cost "
+                   f"because {'they keep' if keys_n > 1 else 'it keeps'} the {noun} work bounded per request.")
+    lines += [f"explanation: {_practice_block(explanation, 2)}", ""]
+    lines += ["references:", f"  - title: {_quoted(f'Guide to the {noun} & its modes')}",
+              f"    url: https://example.com/docs/{noun}?page={i}#modes"]
+    related = ids[i + k] if i + k < len(ids) else ids[i % k]  # the next question of its exam
+    lines.append(f"related: [{related}]")
+    return qid, "\n".join(lines) + "\n"
+
+
+def practice(out: Path, count: int = 1000, seed: int = 5, exams: int = 1) -> Path:
+    """Write the practice project of `count` questions over the first `exams` exams; returns `out`.
+    The same arguments always give the same bytes."""
+    rng = random.Random(seed)
+    bank = out / "bank"
+    (bank / "exams").mkdir(parents=True, exist_ok=True)
+    (out / "qlint.toml").write_text('bank = "bank"\nexams = "bank/exams"\n', encoding="utf-8")
+    chosen = list(PRACTICE_EXAMS.items())[:exams]
+    for code, (name, domains) in chosen:
+        lines = ["format: 1", f"code: {code}", f"name: {name}", "domains:"]
+        for d, title, weight in domains:
+            lines += [f"  - id: {d}", f"    name: {_quoted(title)}", f"    weight: {weight}"]
+        (bank / "exams" / f"{code.lower()}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    k = len(chosen)
+    slots = [(code, domains[(i // k) % len(domains)][0]) for i, (code, (_, domains)) in
+             ((i, chosen[i % k]) for i in range(count))]
+    ids = [f"gen-{i:04d}-{domain}" for i, (_, domain) in enumerate(slots)]
+    for i, (code, domain) in enumerate(slots):
+        qid, text = practice_question(i, i // k, rng, code, domain, ids, k)
+        path = bank / code.lower() / domain / f"{qid}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return out
+
+
+# --- planted banks: near-duplicates and key leaks whose pairs are known ------------------------------
+# `planted(N)` builds N questions in memory the way real certification banks repeat themselves
+# (shared lead-ins, slot fillers, a common pool of option phrases, a Zipf tail of rare words), with
+# planted near-duplicates (an earlier question with a few stem words changed, options shuffled) and
+# planted key leaks (one question's key text in another's stem), each recorded as a pair; for the
+# bank rules' recall and speed (benchmarks/bench_bank.py, tests/test_bank_scale.py).
+
+PLANTED_DOMAINS = ("data-preparation", "model-development", "deployment-orchestration", "monitoring-security")
+LEAD_INS = (
+    "Which solution will meet these requirements with the LEAST operational overhead?",
+    "Which solution will meet these requirements MOST cost-effectively?",
+    "What should the engineer do to meet these requirements?",
+    "Which combination of steps will meet these requirements?",
+    "Which approach should the team use?",
+    "Which service should the company choose?",
+)
+ORGS = ("A retail company", "A bank", "A research team", "A media startup", "An insurance firm", "A hospital",
+        "A logistics company", "A game studio", "A telecom operator", "An online marketplace")
+PLANTED_VERBS = ("trains", "deploys", "monitors", "stores", "labels", "transforms", "serves", "audits", "tunes", "retrains")
+PLANTED_SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qui", "dro", "fen", "gal", "hob", "jex")
+
+
+def _word(rng: random.Random) -> str:
+    return "".join(rng.choice(PLANTED_SYLLABLES) for _ in range(rng.randint(2, 4)))
+
+
+@dataclass
+class Planted:
+    questions: list[dict[str, Any]]
+    duplicates: list[tuple[str, str]] = field(default_factory=list)  # (original id, copy id)
+    leaks: list[tuple[str, str]] = field(default_factory=list)  # (question whose key leaks, stem holder)
+
+
+class Writer:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        rng = self.rng
+        self.vocab = sorted({_word(rng) for _ in range(6000)})
+        self.cum_weights = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(self.vocab))))  # Zipf
+        self.objects = [f"{_word(rng)} {_word(rng)} records" for _ in range(300)]
+        self.options = [" ".join(_word(rng).capitalize() if i == 0 else _word(rng) for i in range(rng.randint(2, 6)))
+                        for _ in range(2500)]
+
+    def words(self, n: int) -> list[str]:
+        return self.rng.choices(self.vocab, cum_weights=self.cum_weights, k=n)
+
+    def stem(self) -> str:
+        rng = self.rng
+        sentences = [f"{rng.choice(ORGS)} {rng.choice(PLANTED_VERBS)} {rng.choice(self.objects)} "
+                     f"{' '.join(self.words(rng.randint(8, 16)))}."]
+        for _ in range(rng.randint(1, 3)):
+            sentences.append(f"The {' '.join(self.words(rng.randint(10, 20)))}.")
+        sentences.append(rng.choice(LEAD_INS))
+        return " ".join(sentences)
+
+    def question(self, n: int) -> dict[str, Any]:
+        rng = self.rng
+        texts = rng.sample(self.options, 4)
+        key = rng.randrange(4)
+        return {
+            "format": 1, "id": f"gen-{n:06d}", "exam": "MLA-C01", "domain": rng.choice(PLANTED_DOMAINS), "type": "single",
+            "status": "published", "stem": self.stem(),
+            "trap": f"Candidates pick {texts[(key + 1) % 4]} because {' '.join(self.words(8))}.",
+            "options": [{"id": f"o{i}", "text": t, "correct": i == key,
+                         "rationale": f"{'Correct' if i == key else 'Incorrect'}: {' '.join(self.words(12))}."}
+                        for i, t in enumerate(texts)],
+            "explanation": f"{texts[key]} {' '.join(self.words(25))}.",
+        }
+
+    def near_copy(self, original: dict[str, Any], n: int) -> dict[str, Any]:
+        """Change 1-6 stem words and sometimes one option, then shuffle the options."""
+        rng = self.rng
+        copy = {**original, "id": f"gen-{n:06d}", "options": [dict(o) for o in original["options"]]}
+        words = copy["stem"].split()
+        for _ in range(rng.randint(1, 6)):
+            words[rng.randrange(len(words) - 12)] = rng.choice(self.vocab)  # keep the lead-in
+        copy["stem"] = " ".join(words)
+        if rng.random() < 0.3:
+            victim = next(o for o in copy["options"] if not o["correct"])
+            victim["text"] = rng.choice(self.options)
+        rng.shuffle(copy["options"])
+        return copy
+
+
+def planted(count: int, seed: int = 20240501, duplicate_rate: float = 0.02, leak_rate: float = 0.001) -> Planted:
+    w = Writer(seed)
+    out = Planted([])
+    while len(out.questions) < count:
+        n = len(out.questions)
+        if n > 10 and w.rng.random() < duplicate_rate:
+            original = w.rng.choice(out.questions)
+            out.questions.append(w.near_copy(original, n))
+            out.duplicates.append((original["id"], out.questions[-1]["id"]))
+            continue
+        q = w.question(n)
+        if n > 10 and w.rng.random() < leak_rate:
+            source = w.rng.choice(out.questions)
+            key = next(o["text"] for o in source["options"] if o["correct"])
+            if len(key.split()) >= 4:
+                q["stem"] = f"The team already uses {key} for this workload. " + q["stem"]
+                out.leaks.append((source["id"], q["id"]))
+        out.questions.append(q)
+    return out
+
+
+def write_planted(gen: Planted, root: Path) -> list[Path]:
+    """One YAML file per question under root/mla-c01/<domain>/ (JSON is valid YAML 1.2)."""
+    paths = []
+    for q in gen.questions:
+        folder = root / "mla-c01" / q["domain"]
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{q['id']}.yaml"
+        path.write_text(json.dumps(q, indent=1) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", type=Path)
     p.add_argument("n", type=int)
-    p.add_argument("--seed", type=int, default=None, help="default: 7, or 16 with --grown")
+    p.add_argument("--seed", type=int, default=None, help="default: 7, or 16 with --grown, 5 with --practice")
     p.add_argument("--grown", action="store_true", help="grow the questions from the sample bank (most files have findings)")
+    p.add_argument("--practice", action="store_true", help="a schema-valid, Markdown-rich project (qlint.toml, bank/) for exports")
+    p.add_argument("--exams", type=int, default=1, choices=(1, 2), help="with --practice: over one or two exams")
     args = p.parse_args()
     if args.grown:
         grow(args.out, args.n, 16 if args.seed is None else args.seed)
         print(f"wrote {args.n} questions grown from the sample bank to {args.out}")
+        return
+    if args.practice:
+        practice(args.out, args.n, 5 if args.seed is None else args.seed, args.exams)
+        print(f"wrote a practice project of {args.n} questions to {args.out}")
         return
     pairs = generate(args.out, args.n, 7 if args.seed is None else args.seed)
     print(f"wrote {args.n} questions (+{len(pairs)} near-duplicates) to {args.out}")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import Phase, settings
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))  # synthbank: the one generator of synthetic banks
 
 # Property tests run a fixed, bounded set of examples on every run (derandomize), wait on no
 # deadline (a loaded machine is no bug) and report a failure as found, without minutes of

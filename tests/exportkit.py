@@ -172,10 +172,13 @@ _EXPORTS: dict[tuple[str, str], tuple[Path, ExportResult]] = {}
 def banks(tmp_path_factory):
     """name -> (questions, exams, bank root) for the sample bank and a generated bank of 1,000."""
     if not _BANKS:
-        from generate import generate
+        import sys
+
+        sys.path.insert(0, str(REPO / "benchmarks"))
+        import synthbank
 
         gen_root = tmp_path_factory.mktemp("generated")
-        generate(gen_root, count=1000, seed=5)
+        synthbank.practice(gen_root, 1000, seed=5)
         _BANKS.update(sample=load_questions(REPO), generated=load_questions(gen_root))
     return _BANKS
 

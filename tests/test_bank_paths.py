@@ -24,7 +24,7 @@ from qlint.rules import RULES
 from conftest import REPO, random_sets
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-from generate_bank import generate  # noqa: E402
+from synthbank import planted  # noqa: E402
 
 
 def _plant_explanation_leaks(questions: list[dict], rng: random.Random, count: int) -> None:
@@ -43,7 +43,7 @@ def _plant_explanation_leaks(questions: list[dict], rng: random.Random, count: i
 
 @pytest.fixture(scope="module")
 def entries() -> list[BankEntry]:
-    gen = generate(500, seed=5, leak_rate=0.03)
+    gen = planted(500, seed=5, leak_rate=0.03)
     questions = copy.deepcopy(gen.questions)
     _plant_explanation_leaks(questions, random.Random(9), 15)
     return [BankEntry.of(f"/bank/{i:04d}-{q['id']}.yaml", q) for i, q in enumerate(questions)]

@@ -17,17 +17,17 @@ from conftest import REPO, random_sets
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_bank import planted_recall  # noqa: E402
-from generate_bank import generate  # noqa: E402
+from synthbank import planted  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def generated():
-    gen = generate(2000)
+    gen = planted(2000)
     return gen, [BankEntry.of(f"{q['id']}.yaml", q) for q in gen.questions]
 
 
 def test_generator_is_deterministic():
-    a, b = generate(300), generate(300)
+    a, b = planted(300), planted(300)
     assert a.questions == b.questions and a.duplicates == b.duplicates and len(a.duplicates) > 3
 
 

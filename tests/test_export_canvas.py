@@ -10,9 +10,9 @@ import shutil
 import zipfile
 
 import pytest
+import synthbank
 from lxml import etree
 
-from bankgen import write_bank
 from conftest import BANK, REPO
 from exportkit import (png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
                        sample_question, unlisted_in_manifest, write_question, xml)
@@ -244,7 +244,7 @@ def test_sample_bank_answers_keys_and_feedback_match_the_questions(sample_canvas
 
 
 def test_one_quiz_per_exam(tmp_path):
-    root = write_bank(tmp_path / "gen", 12)
+    root = synthbank.practice(tmp_path / "gen", 12, exams=2)
     questions, exams = load_bank(root / "bank")
     export("canvas", questions, exams, root / "bank", tmp_path / "c.zip")
     files = read_package(tmp_path / "c.zip")

@@ -1,4 +1,4 @@
-"""All three exports on a generated bank of 1,000 questions (tests/bankgen.py, two exams): every
+"""Every packaged export on a generated bank of 1,000 questions (synthbank.practice, two exams): every
 manifest href and item checked, every item validated by lxml, a deterministic sample of items by
 xmlschema as well (it is ~100x slower), every question's fields read back."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from bankgen import write_bank
+import synthbank
 from exportkit import formats, load_bank, missing_from_package, read_package, export, unlisted_in_manifest, xml
 from qlint.loading.schema import validate
 from qti_readback import comparable, expected
@@ -20,7 +20,7 @@ XMLSCHEMA_SAMPLE = 40  # every 40th item: 25 items per format
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    root = write_bank(tmp_path_factory.mktemp("gen"), N)
+    root = synthbank.practice(tmp_path_factory.mktemp("gen"), N, exams=2)
     questions, exams = load_bank(root / "bank")
     out = root / "out"
     results = {fmt: export(fmt, questions, exams, root / "bank", out / f"{fmt}.zip") for fmt in formats(packaged=True)}

@@ -110,11 +110,8 @@ def test_generated_bank(tmp_path):
     import synthbank
 
     synthbank.generate(tmp_path / "synth", 300)
-    files = [(str(f), f.read_text(encoding="utf-8")) for f in sorted((tmp_path / "synth").rglob("*.yaml"))]
-    from bankgen import generate
-
-    files += [(f"bankgen {i}", yaml.safe_dump(q, sort_keys=False, allow_unicode=True, width=100))
-              for i, q in enumerate(generate(100))]
+    synthbank.practice(tmp_path / "practice", 100, exams=2)
+    files = [(str(f), f.read_text(encoding="utf-8")) for f in sorted(tmp_path.rglob("*.yaml"))]
     assert _check_all(iter(files)) >= 300
 
 

@@ -243,14 +243,13 @@ import signal  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 
-import bankgen  # noqa: E402
 
 BOUND_S = 30
 
 
 @pytest.fixture(scope="module")
 def big_bank(tmp_path_factory):
-    return bankgen.write_bank(tmp_path_factory.mktemp("big"), 3000)
+    return synthbank.practice(tmp_path_factory.mktemp("big"), 3000, exams=2)
 
 
 def _session(sid: int) -> list[int]:
