@@ -31,9 +31,10 @@ def examples(budget: int) -> int:
 
 
 def pytest_collection_modifyitems(items):
-    # Tests in a real browser are end-to-end tests: slow wherever they are.
+    # Slow wherever they are: tests in a real browser, and tests run on the 1,000-question bank.
     for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
+        params = getattr(item, "callspec", None)
+        if "browser" in getattr(item, "fixturenames", ()) or (params and params.params.get("bank") == "generated"):
             item.add_marker(pytest.mark.slow)
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # adversarial inputs at full size, each in a child process with time and memory limits
+
 HERE = Path(__file__).parent
 GROUPS = ("page", "gift", "moodle", "qti21", "renderer", "exporters", "lint")
 LIMIT_BYTES = 1 << 30  # 1 GiB of address space: the 100 KB emphasis stem took 5 GB

@@ -66,6 +66,7 @@ def test_sample_bank_meets_the_targets():
     _check(result, PREVIEW_FLOORS)
 
 
+@pytest.mark.slow
 def test_real_corpora_meet_the_targets():
     root = require_shared("corpora")
     cs = _suite()

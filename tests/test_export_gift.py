@@ -70,6 +70,7 @@ def test_moodle_rules_reader_gets_every_field_back(banks, exported, bank):
         assert render(q.explanation) in r.general_feedback
 
 
+@pytest.mark.slow
 def test_no_blank_line_inside_a_question(exported):
     path, _ = exported("gift", "generated")
     text = path.read_text(encoding="utf-8")
@@ -105,6 +106,7 @@ def test_hostile_text_survives(tmp_path):
     assert len(others) == len(questions) - 1 and all(r.valid for r in others)
 
 
+@pytest.mark.slow
 def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
     questions, exams, root = banks["generated"]
     some = mixed(questions)

@@ -76,6 +76,7 @@ def test_hostile_text_is_inert_in_the_markup(tmp_path):
     assert "<script>x</script> & ]]> \"T\"" in doc.xpath("string(//section[@aria-labelledby='deeper-heading']//a)")
 
 
+@pytest.mark.slow
 def test_table_alignment_uses_classes_not_inline_styles(tmp_path, banks):
     questions, exams, root = banks["generated"]
     tables = [q for q in questions if "|--:|" in q.stem][:1]

@@ -67,6 +67,7 @@ def test_structure_categories_idnumbers_tags(banks, exported):
     assert any("no place for related questions" in w for w in result.warnings)
 
 
+@pytest.mark.slow
 def test_shuffle_honours_question_flag_option_and_pins(tmp_path, banks):
     questions, exams, root = banks["generated"]
     some = mixed(questions)

@@ -22,6 +22,8 @@ from qlint.cli import main
 from qti_readback import read_item
 from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
+pytestmark = pytest.mark.slow  # third-party QTI readers and converters over whole packages
+
 
 LOM_RESOURCE = "{http://ltsc.ieee.org/xsd/LOM}resource"
 

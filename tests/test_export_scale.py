@@ -14,6 +14,8 @@ from qti_readback import comparable, expected
 from qti_readback import read_package as read_back
 from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
+pytestmark = pytest.mark.slow  # a 1,000-question bank through every packaged exporter, validated item by item
+
 N = 1000
 XMLSCHEMA_SAMPLE = 40  # every 40th item: 25 items per format
 

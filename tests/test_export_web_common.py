@@ -18,6 +18,7 @@ FORMATS = formats(packaged=False)  # every registered exporter that writes files
 OUTPUT = {fmt: f"out-{fmt}" for fmt in FORMATS}  # exporters take any output name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_export_twice_gives_identical_bytes(tmp_path, banks, exported, fmt):
     first, _ = exported(fmt, "generated")
@@ -28,6 +29,7 @@ def test_export_twice_gives_identical_bytes(tmp_path, banks, exported, fmt):
     assert list(a.values()) == list(b.values())
 
 
+@pytest.mark.slow
 def test_cli_output_does_not_depend_on_hash_seed_or_run(tmp_path):
     """Two separate processes with different hash seeds write the same bytes for every format."""
     outs = []

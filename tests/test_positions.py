@@ -106,6 +106,7 @@ def test_rule_case_files(tmp_path):
     assert _check_all(_case_texts(tmp_path)) > 300
 
 
+@pytest.mark.slow
 def test_generated_bank(tmp_path):
     import synthbank
 
@@ -115,6 +116,7 @@ def test_generated_bank(tmp_path):
     assert _check_all(iter(files)) >= 300
 
 
+@pytest.mark.slow
 def test_real_corpora():
     import corpora
 

@@ -73,6 +73,7 @@ def consumer(tmp_path_factory):
     return root, tmp_path_factory.mktemp("pre-commit-home")
 
 
+@pytest.mark.slow
 def test_try_repo_fails_the_bad_file_and_skips_files_outside_the_bank(consumer):
     root, home = consumer
     proc = pre_commit("try-repo", str(REPO), "qlint", "--files",
@@ -85,6 +86,7 @@ def test_try_repo_fails_the_bad_file_and_skips_files_outside_the_bank(consumer):
     assert re.search(r"^Found \d+ problems \(\d+ errors\) in 1 of 2 files\.$", out, re.M), out  # notes/ skipped
 
 
+@pytest.mark.slow
 def test_try_repo_passes_the_good_file(consumer):
     root, home = consumer
     proc = pre_commit("try-repo", str(REPO), "qlint", "--files", f"{QUESTIONS}/good.yaml", "notes/other.yaml",
@@ -113,6 +115,7 @@ def format_consumer(tmp_path_factory):
     return root, tmp_path_factory.mktemp("pre-commit-home"), canonical
 
 
+@pytest.mark.slow
 def test_try_repo_format_rewrites_the_messy_file_and_leaves_the_canonical_one(format_consumer):
     root, home, canonical = format_consumer
     folder = root / QUESTIONS
@@ -130,6 +133,7 @@ def test_try_repo_format_rewrites_the_messy_file_and_leaves_the_canonical_one(fo
     assert again.returncode == 0 and re.search(r"^qlint format\.+Passed$", again.stdout, re.M), again.stdout + again.stderr
 
 
+@pytest.mark.slow
 def test_wheel_ships_the_schemas(tmp_path):
     """src/qlint/schemas is a symlink to schema/: the built wheel must hold the files themselves."""
     source = tmp_path / "src"

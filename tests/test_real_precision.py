@@ -63,6 +63,7 @@ def test_judgments_are_well_formed_and_quote_nothing():
         assert len(j["reason"]) <= 300, f"line {n}: a reason says why in a line; it does not quote the question"
 
 
+@pytest.mark.slow
 def test_summary_is_what_the_rules_and_judgments_give_today(summary, realtext):
     """Re-measured on the corpora: a stale summary (rules or judgments changed since) fails."""
     require_shared("corpora", "snts42-cloudcertprep")
