@@ -21,8 +21,7 @@ from moodle_xml_parser.parser import parse_file
 
 import gift_reference
 from conftest import REPO
-from export_support import export, load_questions
-from exportkit import read_package, xml
+from exportkit import export, load_questions, read_package, xml
 from qlint.cli import main
 
 Q = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from export_support import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_questions, plain
+from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_questions, plain
 from qlint.model import Question
 from test_html_browser import ARGS, CHROMIUM
 
