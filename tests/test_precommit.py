@@ -175,6 +175,7 @@ def test_readme_pre_commit_snippet_pins_a_tag_this_repository_has():
     assert {h["id"] for h in repo["hooks"]} <= hooks
 
 
+@pytest.mark.slow
 def test_readme_pre_commit_snippet_works_as_written(consumer, tmp_path):
     """The README's snippet, with only the repository URL pointed at a clone of this repository."""
     root = tmp_path / "consumer"
