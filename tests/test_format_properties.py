@@ -123,7 +123,7 @@ SPACES_LAST_LINE = ("format: 1\nid: q-one\noptions:\n  - correct: true\n    text
                     "  - id: b\n    text: |-\n      b\n         \n    # c0 after\n    correct: false\n", ["c0 after"])
 
 
-@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(question_texts())
 @example(SPACES_LAST_LINE)
 def test_format_keeps_values_and_comments_and_is_idempotent(generated):

@@ -227,7 +227,7 @@ NORWAY = {"format": 1, "id": "mla-c01-00", "exam": "MLA-C01", "domain": "data-pr
           "status": "draft", "stem": "0", "explanation": "0",
           "options": [{"id": "00", "text": "0", "correct": True}, {"id": "01", "text": "1", "correct": False}],
           "references": [{"title": "no", "url": "https://docs.example.org/00?a=1&b=00"}]}
-RT_SETTINGS = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+RT_SETTINGS = settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
