@@ -271,7 +271,16 @@ def _start(root: Path, code: str | None = None) -> subprocess.Popen:
     argv = [sys.executable, "-m", "qlint"] if code is None else [sys.executable, "-c", code]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
     return subprocess.Popen([*argv, "check", "--no-cache", "--jobs", "2", "bank"], cwd=root, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=_as_from_a_terminal)
+
+
+def _as_from_a_terminal() -> None:
+    # A run from a shell starts with default signal handling, whatever this test process inherited
+    # (a pytest-xdist worker is itself a child process): Ctrl-C must reach qlint as it would there.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 
 def _wait_for_workers(proc: subprocess.Popen) -> None:
