@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from qlint.reports._common import indented_json
 
+from conftest import examples
 from reports_support import CONTEXT, DIAGNOSTICS, TRICKY
 
 
@@ -33,7 +34,7 @@ values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=
                                                         st.dictionaries(keys, inner, max_size=4)), max_leaves=30)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(values)
 def test_indented_json_is_json_dumps(value):
     assert indented_json(value) == _reference(value)
