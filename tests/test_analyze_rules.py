@@ -11,10 +11,11 @@ import pytest
 
 from conftest import REPO, script
 from qlint.cli import main
-from qlint.engine import RuleContext, make_settings
+from qlint.rules.context import RuleContext
+from qlint.lint.engine import make_settings
 from qlint.itemanalysis.data import ItemKey, Responses
 from qlint.itemanalysis.stats import analyse
-from qlint.project.config import load_config
+from qlint.cli.config import load_config
 from qlint.rules import RULES
 
 SAMPLE = REPO / "examples" / "synthetic-responses.csv"

@@ -10,8 +10,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from qlint.cli import main
-from qlint.engine import RuleContext, make_settings
-from qlint.project.config import ConfigError, load_config
+from qlint.rules.context import RuleContext
+from qlint.lint.engine import make_settings
+from qlint.project.config import ConfigError
+from qlint.cli.config import load_config
 from qlint.rules import RULES
 
 from conftest import REPO

@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 
 from export_support import banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
 from conftest import REPO
-from qlint.exporters._content import render
+from qlint.markup import render
 
 SCHEMA = json.loads((REPO / "schema" / "export.schema.json").read_text(encoding="utf-8"))
 

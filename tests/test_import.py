@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from qlint.engine import check_file, load_exams, make_settings
+from qlint.lint.engine import check_file, load_exams, make_settings
 from qlint.importers import IMPORTERS
-from qlint.project.config import load_config
+from qlint.cli.config import load_config
 
 from authoring_helpers import make_project, run
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from qlint.cli.commands.rule import render
+from qlint.rules.docs import render
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.reports import REPORTERS, ReportContext
 from qlint.reports._common import fingerprints, report_path, rule_meta

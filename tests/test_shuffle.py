@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 
 from qlint.bank.entry import BankEntry
-from qlint.bank.figures import key_balance
+from qlint.bank.statistics import key_balance
 
 from authoring_helpers import make_project, question_yaml, run
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from qlint.engine import lint, make_settings
-from qlint.project.config import load_config
-from qlint.suppression import parse
+from qlint.lint.engine import lint, make_settings
+from qlint.cli.config import load_config
+from qlint.lint.suppression import parse
 
 from conftest import BANK, REPO
 
@@ -119,7 +119,7 @@ def test_bank_findings_are_suppressed_too(tmp_path):
 
 
 def test_files_without_the_marker_are_not_scanned(monkeypatch, tmp_path):
-    import qlint.suppression as sup
+    import qlint.lint.suppression as sup
 
     monkeypatch.setattr(sup, "parse", lambda text: pytest.fail("scanned a file without 'qlint:'"))
     assert check(tmp_path, FLAWED) == ["24 K005", "35 K001"]

@@ -38,7 +38,7 @@ def plain(text: str) -> str:
 
 
 def tokenise(text: str) -> tuple[str, ...]:
-    """Lower-case word tokens, apostrophes normalised (rules read them via `qlint.analysis`)."""
+    """Lower-case word tokens, apostrophes normalised (rules read them via `qlint.prose.views`)."""
     body = plain(text)
     if body.isascii():  # lower-casing ASCII first cannot move a token boundary
         return tuple(_ASCII_WORD.findall(body.lower()))

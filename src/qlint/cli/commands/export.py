@@ -9,15 +9,16 @@ from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
 from qlint.diagnostic import Severity
-from qlint.engine import lint, make_settings
+from qlint.lint.engine import lint, make_settings
 from qlint.exporters import EXPORTERS, SCORING, ExportJob
 from qlint.files import UnsafePathError
 from qlint.model import Question
 from qlint.printable import printable, raw_stream
-from qlint.project.discovery import display_path
-from qlint.project.config import ConfigError, load_config
+from qlint.paths import display_path
+from qlint.project.config import ConfigError
+from qlint.cli.config import load_config
 from qlint.reports import REPORTERS, ReportContext
-from qlint.selection import SelectionError
+from qlint.lint.selection import SelectionError
 
 DEFAULT_STATUS = ("published", "review")
 

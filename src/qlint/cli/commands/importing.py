@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
-from qlint.cli.commands._authoring import internal_error, project, refuse_batch
+from qlint.authoring.changes import internal_error
+from qlint.cli.commands._authoring import project, refuse_batch
 from qlint.files import Batch, StaleFile, UnsafePathError, safe_join
 from qlint.importers import IMPORTERS, Imported, Importer, ImportJob, ImportResult, SourceError
 from qlint.importers._package import PackageLimits
 from qlint.loading.errors import LoadError
-from qlint.project.discovery import display_path
+from qlint.paths import display_path
 from qlint.printable import printable
 
 
@@ -86,7 +87,7 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.formatter import FormatError
+    from qlint.authoring.formatter import FormatError
     from qlint.importers._write import target_path, to_yaml
 
     if args.fmt not in IMPORTERS:

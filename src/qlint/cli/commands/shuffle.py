@@ -6,16 +6,18 @@ import argparse
 import sys
 
 from qlint.bank.entry import BankEntry
-from qlint.bank.figures import key_balance
-from qlint.changes import Change, publish
+from qlint.bank.statistics import key_balance
+from qlint.authoring.changes import Change, publish
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
-from qlint.cli.commands._authoring import add_mode_flags, internal_error, mode_of, project, refuse_batch
-from qlint.engine import load_document
+from qlint.cli.commands._authoring import add_mode_flags, mode_of, project, refuse_batch
+from qlint.authoring.changes import internal_error
+from qlint.lint.engine import load_document
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import LETTERS, Question
-from qlint.project.discovery import discover, display_path
+from qlint.project.discovery import discover
+from qlint.paths import display_path
 
 
 def _balance_line(questions: list[Question]) -> str:
@@ -29,7 +31,7 @@ def _balance_line(questions: list[Question]) -> str:
 def load_questions(paths: list[str], config, errors: list[str]) -> dict[str, tuple[bytes, str, Question]]:
     """path -> (bytes, text, Question) for the schema-valid question files under `paths`; the bytes
     are what the text came from, so a file edited since then is not overwritten."""
-    from qlint.formatter import kind_of  # the YAML editor's modules load only for this command
+    from qlint.authoring.formatter import kind_of  # the YAML editor's modules load only for this command
 
     files, problems = discover(paths)
     errors += [f"{display_path(m)}:1:1: Y010 {why}" for m, why in problems]
@@ -63,9 +65,9 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.shuffling import plan, position_in, reordered
-    from qlint.yamldoc import parse
-    from qlint.yamledit import EditError, reorder
+    from qlint.authoring.shuffling import plan, position_in, reordered
+    from qlint.authoring.yamldoc import parse
+    from qlint.authoring.yamledit import EditError, reorder
 
     settings = project(with_exams=False)
     if settings is None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qlint.model import Question
-from qlint.yamldoc import Doc, Scalar
+from qlint.authoring.yamldoc import Doc, Scalar
 
 _WORD = r"(?:[Oo]ptions?|[Aa]nswers?|[Cc]hoices?|[Ll]etters?|OPTIONS?|ANSWERS?|CHOICES?)"
 LETTER_REFS = (

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from qlint.loading.schema import validate
 from qlint.rules import RULES, Rule, by_name_or_code
-from qlint.selection import SelectionError, expand_all
+from qlint.lint.selection import SelectionError, expand_all
 
 Problem = tuple[str, str]  # (dotted key, message)
 
