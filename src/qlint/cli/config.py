@@ -21,7 +21,7 @@ def load_config(start: Path | None = None) -> Config:
     if source is not None:
         from qlint.lint.config_check import check_config  # imports the rule registry
 
-        problems = check_config(raw)
+        problems = check_config(raw) + _output_format(raw)
         if problems:
             prefix = "tool.qlint." if source.name == "pyproject.toml" else ""
             shown = display_path(str(source))
@@ -56,3 +56,12 @@ def _by_code(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         found = by_name_or_code(key)
         out.setdefault(found.code if found else key, {}).update(table)
     return out
+
+
+def _output_format(raw: dict[str, Any]) -> list[tuple[str, str]]:
+    from qlint.reports import REPORTERS
+
+    fmt = raw.get("output-format")
+    if isinstance(fmt, str) and fmt not in REPORTERS:  # (a wrong type is a schema problem)
+        return [("output-format", f"unknown output format {fmt!r}; choose from: {', '.join(REPORTERS.names())}")]
+    return []
