@@ -3,13 +3,11 @@ images), and files from other tools: what fits is mapped, everything else is rep
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
-from qlint.cli import main
 
 from authoring_helpers import make_project, run
 from conftest import BANK, REPO

@@ -4,7 +4,6 @@ never be suppressed."""
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
@@ -33,7 +32,7 @@ def check(tmp_path, text, select=("K", "M")):
 
 
 def line_of(text, needle):
-    return next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
+    return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
 
 
 def test_the_flawed_copy_has_two_findings(tmp_path):

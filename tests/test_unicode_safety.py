@@ -11,7 +11,6 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-import yaml
 
 from conftest import BANK
 from exportkit import load_bank, run, sample_question, write_question
