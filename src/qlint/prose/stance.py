@@ -193,11 +193,6 @@ def _opening(text: str) -> frozenset[str]:
     return frozenset(every[:_OPENING]) | frozenset(free[:_OPENING_CLAUSE])
 
 
-def about(q: Question, text: str) -> tuple[int, ...]:
-    """Indexes of the options `text` names by a distinctive word (outside contrast scopes)."""
-    return tuple(i for i, d in enumerate(distinctive(q)) if d and mentions(text, d, free_only=True))
-
-
 # ---------------------------------------------------------------------------------------------
 # stance
 

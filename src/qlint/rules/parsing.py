@@ -82,13 +82,6 @@ def words(text: str) -> tuple[Word, ...]:
                   for m in _RAW_WORD.finditer(text)])
 
 
-def contains_phrase(toks: list[str], phrase: str) -> bool:
-    """Whole-token containment of a (possibly multi-word) phrase."""
-    p = tokens(phrase)
-    n = len(p)
-    return any(toks[i : i + n] == p for i in range(len(toks) - n + 1)) if n else False
-
-
 def _padded(phrase: str) -> str:
     return " " + view(phrase).normal + " "
 
