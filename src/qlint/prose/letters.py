@@ -22,9 +22,11 @@ _LETTER_PATTERNS = (
 @dataclass(frozen=True)
 class LetterRef:
     letters: tuple[str, ...]
-    start: int
+    start: int  # of the letters, in the text with markup removed (`plain`)
     end: int
     sentence: str  # the sentence holding the reference, markup removed
+    quote: str = ""  # the whole reference as written ("option B", "(C)", "B is correct")
+    at: int = 0  # where `quote` starts, in the same text as `start`
 
 
 def _sentence_at(text: str, pos: int) -> str:
@@ -76,5 +78,6 @@ def _letter_refs(text: str) -> tuple[LetterRef, ...]:
             if any(r.start <= m.start(1) < r.end for r in found.values()):
                 continue
             letters = tuple(re.findall(r"[A-J]", m.group(1)))
-            found[m.start(1)] = LetterRef(letters, m.start(1), m.end(1), _sentence_at(body, m.start(1)))
+            found[m.start(1)] = LetterRef(letters, m.start(1), m.end(1), _sentence_at(body, m.start(1)),
+                                          m.group(0).strip(), m.start())
     return tuple(found[k] for k in sorted(found))
