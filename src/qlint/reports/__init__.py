@@ -29,6 +29,7 @@ class ReportContext:
     cwd: str = ""  # absolute folder the diagnostics' relative paths start from ("" = already root-relative)
     link_base: str = ""  # URL prefix for links to files (e.g. a GitHub blob URL ending in '/')
     rules: tuple[str, ...] = ()  # codes of the rules that ran (empty: unknown, treat as all)
+    summary: bool = True  # text: end with the count line (commands with a summary of their own say no)
 
 
 Reporter = Callable[[list[Diagnostic], ReportContext], str]

@@ -42,8 +42,9 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    scope: str  # "load" (emitted by the loader), "item" (one question), "bank" (all questions) or
-    # "responses" (learners' answers to the questions: `qlint analyze`, `qlint check --responses`)
+    scope: str  # "load" (emitted by the loader), "item" (one question), "bank" (all questions),
+    # "responses" (learners' answers to the questions: `qlint analyze`, `qlint check --responses`) or
+    # "command" (emitted by the import, export and shuffle pipelines, rules/commands.py)
     summary: str
     doc: str
     check: Callable[..., Iterable[Finding]] | None
@@ -60,8 +61,9 @@ class Rule:
     @property
     def reads_text(self) -> bool:
         """Judged by the question files' content; response rules read learners' answers instead,
-        so precision on real question text does not apply to them."""
-        return self.scope != "responses"
+        so precision on real question text does not apply to them, nor to the codes the
+        import, export and shuffle pipelines report (scope "command")."""
+        return self.scope not in ("responses", "command")
 
     @property
     def fatal(self) -> bool:
@@ -96,7 +98,7 @@ def rule(
         if not doc:
             raise ValueError(f"rule {code} has no docstring")
         summary = doc.splitlines()[0].strip()
-        RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope == "load" else fn,
+        RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope in ("load", "command") else fn,
                              dict(options or {}), source, fixable, default_enabled, preview))
         return fn
 
