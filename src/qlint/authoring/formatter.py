@@ -28,7 +28,7 @@ from qlint.loading.positions import yaml_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import schema
 from qlint.project.config import Config, FormatOptions
-from qlint.paths import display_path, is_within
+from qlint.paths import display_path
 from qlint.authoring import scalars
 from qlint.authoring.yamldoc import Doc, Entry, Map, Scalar, Seq, Unsupported, Value, parse
 
