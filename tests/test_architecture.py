@@ -141,3 +141,13 @@ def test_every_package_has_a_layer():
              if (p.suffix == ".py" and p.stem not in ("__init__", "__main__")) or (p / "__init__.py").exists()}
     assert units - layered == set()
 
+
+
+def test_readme_names_every_package_where_it_lives():
+    """The README's "Where things live" table describes the layout as it is."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Where things live", 1)[1].split("\n\n", 3)[2]
+    packages = {p.name for p in (SRC / "qlint").iterdir() if (p / "__init__.py").exists()}
+    modules = {p.name for p in (SRC / "qlint").glob("*.py") if p.stem not in ("__init__", "__main__")}
+    missing = {p for p in packages if f"`{p}/`" not in table} | {m for m in modules if f"`{m}`" not in table}
+    assert missing == set()
