@@ -19,6 +19,7 @@ from qlint.model import LETTERS, Question
 from qlint.paths import display_path
 from qlint.project.config import Config
 from qlint.project.discovery import discover
+from qlint.rules import reported
 
 
 @dataclass
@@ -35,13 +36,6 @@ class ShuffleOutcome:
         return any(d.severity >= Severity.ERROR for d in self.diagnostics)
 
 
-def _diagnostic(code: str, path: str, message: str, line: int = 1, col: int = 1) -> Diagnostic:
-    from qlint.rules import RULES
-
-    rule = RULES.get(code)
-    return Diagnostic(display_path(path), line, col, code, rule.name, rule.severity, message)
-
-
 def balance_line(questions: list[Question]) -> str:
     parts = []
     for b in key_balance([BankEntry.of(q.path, q.data) for q in questions]):
@@ -56,7 +50,7 @@ def load_questions(paths: list[str], config: Config, problems: list[Diagnostic])
     from qlint.authoring.formatter import kind_of  # the YAML editor's modules load only for this command
 
     files, missing = discover(paths)
-    problems += [_diagnostic("Y010", m, why) for m, why in missing]
+    problems += [reported("Y010", display_path(m), why) for m, why in missing]
     out = {}
     for f in files:
         if kind_of(f, config) != "question":
@@ -65,10 +59,10 @@ def load_questions(paths: list[str], config: Config, problems: list[Diagnostic])
             raw = read_source(f, config.root, config.limits)
             text, data = load_document(f, config, decode(raw))
         except LoadError as exc:
-            problems.append(_diagnostic(exc.code, f, exc.message, exc.line, exc.col))
+            problems.append(reported(exc.code, display_path(f), exc.message, exc.line, exc.col))
             continue
         if validate("question", data):
-            problems.append(_diagnostic("S001", f, f"schema errors: run 'qlint check {display_path(f)}' (not shuffled)"))
+            problems.append(reported("S001", display_path(f), f"schema errors: run 'qlint check {display_path(f)}' (not shuffled)"))
             continue
         out[f] = (raw, text, Question(f, data))
     return out
@@ -95,7 +89,7 @@ def shuffle_bank(paths: list[str], config: Config, seed: int) -> ShuffleOutcome:
             doc = parse(text, pl.question.data)
             for ref in pl.refs:
                 line, col = position_in(doc, ref.pointer, ref.offset)
-                out.diagnostics.append(_diagnostic("K006", path, f"refers to an option by letter ({ref.found!r}); "
+                out.diagnostics.append(reported("K006", display_path(path), f"refers to an option by letter ({ref.found!r}); "
                                                    "question not shuffled: name the option instead", line, col))
         if not pl.order or pl.order == sorted(pl.order):
             after.append(pl.question)
@@ -103,7 +97,7 @@ def shuffle_bank(paths: list[str], config: Config, seed: int) -> ShuffleOutcome:
         try:
             new = reorder(text, "/options", pl.order, config)
         except EditError as exc:
-            out.diagnostics.append(_diagnostic("A001", path, f"not shuffled: {exc}"))
+            out.diagnostics.append(reported("A001", display_path(path), f"not shuffled: {exc}"))
             after.append(pl.question)
             continue
         except Exception as exc:  # a bug: a half-shuffled bank would be unbalanced, so write nothing

@@ -8,7 +8,6 @@ The lint itself is the caller's: this package never imports the engine (the laye
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from qlint.files import UnsafePathError
 from qlint.model import Question
 from qlint.paths import display_path
 from qlint.project.exams import Exam
+from qlint.rules import reported
 
 DEFAULT_STATUS = ("published", "review")
 FILTER_ORDER = ("--exam", "--domain", "--tag", "--status")
@@ -89,22 +89,6 @@ class ExportOutcome:
         return f"; skipped {', '.join(parts)}"
 
 
-_LOCATED = re.compile(r"^(.+?):(\d+):(\d+): (.*)$", re.S)
-
-
-def diagnostic(code: str, message: str, path: str = "", severity: Severity | None = None) -> Diagnostic:
-    """A pipeline diagnostic; a message starting `path:line:col: ` (as exporters raise them) is placed there."""
-    from qlint.rules import RULES
-
-    rule = RULES.get(code)
-    m = _LOCATED.match(message)
-    if m:
-        path, line, col, message = display_path(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
-    else:
-        line = col = 1
-    return Diagnostic(path, line, col, code, rule.name, severity or rule.severity, message)
-
-
 def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal: bool,
                 exams: dict[str, Exam], request: ExportRequest) -> ExportOutcome:
     """Filter, gate on lint errors, export; never raises for bad input or an unwritable output."""
@@ -131,13 +115,19 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     try:
         result = EXPORTERS.get(request.format).write(job)
     except (UnsafePathError, FileNotFoundError, ValueError) as exc:  # a question the target cannot carry
-        out.diagnostics.append(diagnostic("E001", str(exc), str(request.output)))
+        out.diagnostics.append(reported("E001", str(request.output), _shown(str(exc))))
         out.refused = "a question cannot be exported"
         return out
     except OSError as exc:  # a directory in the way, no permission, disk full
-        out.diagnostics.append(diagnostic("E002", f"cannot write: {exc.strerror or exc}", str(request.output)))
+        out.diagnostics.append(reported("E002", str(request.output), f"cannot write: {exc.strerror or exc}"))
         out.refused = f"cannot write {request.output}"
         return out
-    out.diagnostics += [diagnostic("E003", w, str(request.output)) for w in result.warnings]
+    out.diagnostics += [reported("E003", str(request.output), _shown(w)) for w in result.warnings]
     out.exported, out.written = len(questions), result.written
     return out
+
+
+def _shown(message: str) -> str:
+    """An exporter's `path:line:col: ...` message with the path as diagnostics show it."""
+    path, sep, rest = message.partition(":")
+    return display_path(path) + sep + rest if sep and rest[:1].isdigit() else message

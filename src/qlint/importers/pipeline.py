@@ -5,7 +5,6 @@ nothing, and say what went wrong as Diagnostics (I001-I003, X001) every reporter
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from qlint.loading.errors import LoadError
 from qlint.paths import display_path
 from qlint.project.config import Config
 from qlint.project.exams import Exam
+from qlint.rules import reported
 
 MAX_SOURCE_BYTES = PackageLimits().max_entry_bytes
 
@@ -44,23 +44,6 @@ class ImportOutcome:
     @property
     def questions(self) -> list[Path]:
         return [t for t in self.written if t.suffix in (".yaml", ".yml")]
-
-
-_LOCATED = re.compile(r"^(.+?):(\d+):(\d+): (.*)$", re.S)
-
-
-def _diagnostic(code: str, where: str, message: str, line: int = 0) -> Diagnostic:
-    """A diagnostic at `where`:`line`; a message starting `file:line:col: ` (a parser's) is placed
-    there, inside `where` when it names a file in a package."""
-    from qlint.rules import RULES
-
-    rule = RULES.get(code)
-    col = 1
-    m = _LOCATED.match(message)
-    if m:
-        inner, line, col, message = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
-        where = where if where.endswith(inner) else f"{where}/{inner}"
-    return Diagnostic(where, line or 1, col, code, rule.name, rule.severity, message)
 
 
 def sources(source: Path, imp: Importer, unreadable: list[tuple[str, str]]) -> list[Path]:
@@ -124,25 +107,25 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
     unreadable: list[tuple[str, str]] = []
     found = sources(request.source, imp, unreadable)
     for folder, why in unreadable:
-        out.diagnostics.append(_diagnostic("I002", display_path(folder), f"cannot list this folder: {why}; its files were not imported"))
+        out.diagnostics.append(reported("I002", display_path(folder), f"cannot list this folder: {why}; its files were not imported"))
         out.failed += 1
     for src in found:
         shown = display_path(str(src))
         try:
             result = read_source(src, imp, request, exams)
         except (OSError, UnicodeDecodeError) as exc:
-            out.diagnostics.append(_diagnostic("I002", shown, f"cannot read: {exc}"))
+            out.diagnostics.append(reported("I002", shown, f"cannot read: {exc}"))
             out.failed += 1
             continue
         except SourceError as exc:
-            out.diagnostics.append(_diagnostic("I002", shown, str(exc)))
+            out.diagnostics.append(reported("I002", shown, str(exc), inside=True))
             out.failed += 1
             continue
         except Exception as exc:  # an importer bug: write nothing from this run
             out.internal.append(internal_error(shown, f"importing it as {request.fmt}", exc))
             continue
         unmapped = list(result.unmapped) + [u for q in result.questions for u in q.unmapped]
-        out.diagnostics += [_diagnostic("I001", at(shown, u.part, 0), f"could not map: {u.message}", u.line) for u in unmapped]
+        out.diagnostics += [reported("I001", at(shown, u.part, 0), f"could not map: {u.message}", u.line) for u in unmapped]
         out.unmapped += len(unmapped)
         for q in result.questions:
             where = at(shown, q.part, q.line)
@@ -156,13 +139,13 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
                     raise FileExistsError(f"{display_path(str(target))} exists (use --force to overwrite)")
                 planned[target] = to_yaml(q, where, request.fmt, target, config)
                 for problem in _images(q, request.output, request.force, planned):
-                    out.diagnostics.append(_diagnostic("I003", place, problem, q.line))
+                    out.diagnostics.append(reported("I003", place, problem, q.line))
                     out.failed += 1
             except (FileExistsError, UnsafePathError) as exc:
-                out.diagnostics.append(_diagnostic("I003", place, str(exc), q.line))
+                out.diagnostics.append(reported("I003", place, str(exc), q.line))
                 out.failed += 1
             except (LoadError, FormatError) as exc:
-                out.diagnostics.append(_diagnostic("I003", place, f"cannot write {display_path(str(target))}: {exc}", q.line))
+                out.diagnostics.append(reported("I003", place, f"cannot write {display_path(str(target))}: {exc}", q.line))
                 out.failed += 1
             except Exception as exc:
                 out.internal.append(internal_error(shown, f"converting the question at {where}", exc))
@@ -172,12 +155,12 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
     try:
         out.written = write_all(planned, request.force)
     except StaleFile as exc:  # --force over a file someone saved meanwhile: theirs is kept
-        out.diagnostics += [_diagnostic("I003", display_path(str(p)), "changed on disk while qlint was writing it; kept as you left it")
+        out.diagnostics += [reported("I003", display_path(str(p)), "changed on disk while qlint was writing it; kept as you left it")
                             for p in exc.paths]
         out.refused = "nothing was written; run the import again"
     except OSError as exc:  # a full disk, no permission, a file that appeared meanwhile
         where = display_path(str(exc.filename)) if exc.filename else display_path(str(request.output))
-        out.diagnostics.append(_diagnostic("I003", where, f"{exc.strerror or exc}"))
+        out.diagnostics.append(reported("I003", where, f"{exc.strerror or exc}"))
         out.refused = "nothing was written"
     return out
 
