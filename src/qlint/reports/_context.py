@@ -1,5 +1,5 @@
-"""Build a ReportContext from a lint run: the one place that reads the environment and the bank,
-so the formats themselves stay pure functions of (diagnostics, context)."""
+"""What a ReportContext takes from the environment: the repository root and the CI's link base.
+The run's figures come from the command (`qlint.cli.reporting`), so no format reads the bank."""
 
 from __future__ import annotations
 
