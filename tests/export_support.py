@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from qlint.engine import lint, make_settings
+from qlint.lint.engine import lint, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.model import Question
-from qlint.project.config import load_config
+from qlint.cli.config import load_config
 
 from conftest import BANK, REPO
 

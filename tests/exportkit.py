@@ -13,7 +13,7 @@ from urllib.parse import unquote
 import yaml
 from lxml import etree
 
-from qlint.engine import load_document
+from qlint.lint.engine import load_document
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
 from qlint.model import Question
 from qlint.project.config import Config

@@ -19,7 +19,7 @@ from string import Template
 import pytest
 from ruamel.yaml import YAML
 
-from qlint.engine import lint, make_settings
+from qlint.lint.engine import lint, make_settings
 from qlint.project.config import Config
 from qlint.rules import RULES
 

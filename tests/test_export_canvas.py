@@ -18,7 +18,7 @@ from export_support import png
 from exportkit import (load_bank, manifest_hrefs, missing_from_package, read_package, resolve, run,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
-from qlint.exporters._content import render, render_inline
+from qlint.markup import render, render_inline
 from qti_readback import plain
 
 from text2qti.config import Config  # a test dependency: missing, the test must fail, not skip

@@ -41,10 +41,10 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from qlint.cli import main
-from qlint.exporters._content import render, render_inline
+from qlint.markup import render, render_inline
 from qlint.importers._markdown import to_markdown
 from qlint.model import Question
-from qlint.soundness import option_errors
+from qlint.prose.soundness import option_errors
 
 from conftest import BANK
 

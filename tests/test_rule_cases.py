@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from qlint.engine import check_file, load_exams, make_settings
-from qlint.project.config import load_config
+from qlint.lint.engine import check_file, load_exams, make_settings
+from qlint.cli.config import load_config
 from qlint.rules import RULES
 
 from conftest import REPO

@@ -15,7 +15,7 @@ import signal
 import sys
 from typing import Any, Callable
 
-from qlint.interrupts import Failure, Terminated
+from qlint.lint.interrupts import Failure, Terminated
 
 
 def _serve(conn: Any, func: Callable[[Any, Any], Any], items: list[Any], settings: Any) -> None:
