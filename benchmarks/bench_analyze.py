@@ -44,13 +44,13 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=3)
     args = p.parse_args()
 
-    from qlint.engine import make_settings
+    from qlint.lint.engine import make_settings
     from qlint.itemanalysis.bankkeys import load_keys
     from qlint.itemanalysis.findings import only_responses, run_rules
     from qlint.itemanalysis.html import render
     from qlint.itemanalysis.readers import read_responses
     from qlint.itemanalysis.stats import analyse
-    from qlint.project.config import load_config
+    from qlint.cli.config import load_config
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

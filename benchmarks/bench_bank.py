@@ -24,7 +24,8 @@ from synthbank import planted as generate, write_planted as write  # noqa: E402
 from qlint.bank import Bank  # noqa: E402
 from qlint.bank.entry import BankEntry  # noqa: E402
 from qlint.bank.similarity import SimilarityIndex, shingle_sets  # noqa: E402
-from qlint.engine import RuleContext, lint, load_exams, make_settings  # noqa: E402
+from qlint.rules.context import RuleContext  # noqa: E402
+from qlint.lint.engine import lint, load_exams, make_settings
 from qlint.project.config import Config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 

@@ -3,7 +3,7 @@
     PYTHONPATH=src python benchmarks/bench_writes.py [N ...]   (default: 1000 10000 100000)
 
 Two rows per n, each in a fresh temporary project:
-- `publish`: n changed question files written by `qlint.changes.publish` (what format, check --fix
+- `publish`: n changed question files written by `qlint.authoring.changes.publish` (what format, check --fix
   and shuffle do once their results are computed): target resolution, staging, compare, rename, verify;
 - `import gift`: `qlint import --from gift` of one GIFT file with n questions into an empty bank
   (parse, plan n targets, write them).
@@ -33,7 +33,7 @@ def _project(root: Path) -> None:
 
 
 def bench_publish(n: int, root: Path) -> float:
-    from qlint.changes import Change, publish
+    from qlint.authoring.changes import Change, publish
 
     changes = []
     for i in range(n):

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from qlint.cli.commands.check import exit_code, write_report
 from qlint.diagnostic import Severity
-from qlint.engine import lint, make_settings
-from qlint.project.config import load_config
+from qlint.lint.engine import lint, make_settings
+from qlint.cli.config import load_config
 from qlint.reports import REPORTERS, ReportContext, needs_figures
-from qlint.reports._context import bank_figures, run_context
-from qlint.runner import RunOptions
+from qlint.cli.reporting import bank_figures, run_context
+from qlint.lint.runner import RunOptions
 
 FORMATS = ("text", "json", "sarif")
 

@@ -29,12 +29,13 @@ from synthbank import generate, grow  # noqa: E402
 
 from qlint.bank import Bank  # noqa: E402
 from qlint.bank.entry import BankEntry  # noqa: E402
-from qlint.engine import RuleContext, entry_gram, load_exams, make_settings, place  # noqa: E402
+from qlint.rules.context import RuleContext  # noqa: E402
+from qlint.lint.engine import entry_gram, load_exams, make_settings, place
 from qlint.loading.fast import load_fast  # noqa: E402
 from qlint.loading.reader import decode, read_bytes  # noqa: E402
 from qlint.loading.schema import validate  # noqa: E402
 from qlint.model import Question  # noqa: E402
-from qlint.project.config import load_config  # noqa: E402
+from qlint.cli.config import load_config  # noqa: E402
 from qlint.project.discovery import discover  # noqa: E402
 
 

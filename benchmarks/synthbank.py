@@ -85,7 +85,7 @@ def _block(text: str, indent: int) -> str:
         else:
             line = f"{line} {w}".strip()
     lines.append(line)
-    return "|\n" + "\n".join(pad + l for l in lines) + "\n"
+    return "|\n" + "\n".join(pad + ln for ln in lines) + "\n"
 
 
 def question(i: int, rng: random.Random, exam: str, domain: str, flaw: str = "") -> str:

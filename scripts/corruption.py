@@ -51,9 +51,9 @@ sys.path.insert(0, str(REPO / "src"))
 import corpora  # noqa: E402  (scripts/corpora.py, beside this file)
 import json  # noqa: E402
 
-from qlint.engine import RuleContext  # noqa: E402
+from qlint.rules.context import RuleContext  # noqa: E402
 from qlint.model import Question  # noqa: E402
-from qlint.project.config import load_config  # noqa: E402
+from qlint.cli.config import load_config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 
 KEY_RULES = ("K003", "K004", "K010", "K011", "K012")

@@ -38,10 +38,10 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "scripts"))
 
 import corpora  # noqa: E402
-from qlint.engine import lint, make_settings  # noqa: E402
-from qlint.project.config import load_config  # noqa: E402
+from qlint.lint.engine import lint, make_settings  # noqa: E402
+from qlint.cli.config import load_config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
-from qlint.runner import RunOptions  # noqa: E402
+from qlint.lint.runner import RunOptions  # noqa: E402
 
 JUDGMENTS = REPO / "tests" / "real" / "judgments.jsonl"
 DOC_BEGIN, DOC_END = "<!-- realtext:begin -->", "<!-- realtext:end -->"

@@ -22,7 +22,7 @@ from ruamel.yaml import YAML
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-from qlint.engine import RuleContext  # noqa: E402
+from qlint.rules.context import RuleContext  # noqa: E402
 from qlint.loading.schema import validate  # noqa: E402
 from qlint.model import Question  # noqa: E402
 from qlint.project.config import Config  # noqa: E402

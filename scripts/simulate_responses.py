@@ -105,7 +105,7 @@ def write_csv(path: Path, keys: list[ItemKey], choices: np.ndarray) -> None:
 
 def bank_keys(bank: Path) -> list[ItemKey]:
     from qlint.itemanalysis.bankkeys import load_keys
-    from qlint.project.config import load_config
+    from qlint.cli.config import load_config
 
     keys, _ = load_keys(load_config(bank.resolve().parent), [str(bank)])
     return [keys[i] for i in sorted(keys)]

@@ -220,7 +220,7 @@ def qti21(out, tmp: Path) -> None:
 
 
 def renderer(out, tmp: Path) -> None:
-    from qlint.exporters._content import image_paths, render, render_inline
+    from qlint.markup import image_paths, render, render_inline
     from qlint.exporters._markdown_text import to_markdown
 
     for name, text in TEXT.items():
@@ -242,8 +242,8 @@ def exporters(out, tmp: Path) -> None:
 def lint(out, tmp: Path) -> None:
     import yaml
 
-    from qlint.engine import check_file, make_settings
-    from qlint.project.config import load_config
+    from qlint.lint.engine import check_file, make_settings
+    from qlint.cli.config import load_config
 
     root = tmp / "project"
     (root / "bank").mkdir(parents=True)

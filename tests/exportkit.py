@@ -20,11 +20,12 @@ import pytest
 import yaml
 from lxml import etree
 
-from qlint.engine import lint, load_document, make_settings
+from qlint.lint.engine import lint, load_document, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.model import Question
-from qlint.project.config import Config, load_config
+from qlint.cli.config import load_config
+from qlint.project.config import Config
 from qlint.project.exams import Exam
 
 from conftest import BANK, REPO

@@ -49,8 +49,8 @@ def read(gift: str) -> list[GiftQuestion]:
     out, category = [], ""
     for block in re.split(r"\n[ \t]*\n", gift):
         lines = block.split("\n")
-        comments = "\n".join(l.strip() for l in lines if l.strip().startswith("//"))
-        text = pre("\n".join(l for l in lines if not l.strip().startswith("//")).strip())
+        comments = "\n".join(ln.strip() for ln in lines if ln.strip().startswith("//"))
+        text = pre("\n".join(ln for ln in lines if not ln.strip().startswith("//")).strip())
         if not text:
             continue
         if text.startswith("$CATEGORY:"):

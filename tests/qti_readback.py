@@ -13,7 +13,7 @@ from typing import Any
 from lxml import etree
 
 from exportkit import resolve, xml
-from qlint.exporters._content import render, render_inline
+from qlint.markup import render, render_inline
 from qlint.model import Question
 
 LOM = "http://ltsc.ieee.org/xsd/LOM"

@@ -9,7 +9,7 @@ from functools import lru_cache
 from jsonschema import Draft4Validator, Draft202012Validator
 from rfc3986_validator import validate_rfc3986
 
-from qlint.bank.figures import Balance, Coverage
+from qlint.bank.statistics import Balance, Coverage
 from qlint.diagnostic import Diagnostic, Edit, Fix, Severity
 from qlint.reports import ReportContext
 

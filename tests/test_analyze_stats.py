@@ -212,7 +212,7 @@ def test_fast_and_general_readers_agree_on_the_sample(tmp_path):
     (CRLF line ends) gives the same matrix."""
     from qlint.itemanalysis import read_long
     from qlint.itemanalysis.bankkeys import load_keys
-    from qlint.project.config import load_config
+    from qlint.cli.config import load_config
     from conftest import REPO
 
     keys, _ = load_keys(load_config(REPO), [str(REPO / "bank")])

@@ -17,7 +17,7 @@ from qlint.bank import Bank
 from qlint.bank.entry import FIELDS, BankEntry, contains, packed
 from qlint.bank.leaks import DIRECT_MAX_TARGETS, find_leaks
 from qlint.bank.similarity import DIRECT_MAX_PROBES, near_duplicates
-from qlint.engine import RuleContext
+from qlint.rules.context import RuleContext
 from qlint.project.config import Config
 from qlint.rules import RULES
 

@@ -21,12 +21,12 @@ import pytest
 
 import fastjsonschema
 
-from qlint import cache_codec
-from qlint.cache_folder import ENTRIES, MARKER
-from qlint.engine import lint, make_settings
+from qlint.lint import cache_codec
+from qlint.lint.cache_folder import ENTRIES, MARKER
+from qlint.lint.engine import lint, make_settings
 from qlint.loading.schema import schema_text
-from qlint.project.config import load_config
-from qlint.runner import RunOptions
+from qlint.cli.config import load_config
+from qlint.lint.runner import RunOptions
 
 from conftest import REPO
 
@@ -161,7 +161,7 @@ def test_a_copied_cache_folder_is_refused(project, tmp_path):
     planted = project / ".qlint_cache"
     shutil.copytree(cache, planted)
     # the planted rows claim the bad bytes are clean: file them under the bad file's hash
-    from qlint.cache import digest
+    from qlint.lint.cache import digest
 
     with sqlite3.connect(planted / "cache.sqlite3") as db:
         db.execute("UPDATE results SET digest = ? WHERE path LIKE ?", (digest(bad_text.encode()), f"%{BAD}"))

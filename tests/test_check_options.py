@@ -34,7 +34,7 @@ def test_statistics_count_findings_per_rule(capsys, in_repo, tmp_path):
     code, out = run(capsys, "check", "--select", "K", "--statistics", str(flawed(tmp_path)))
     lines = out.splitlines()
     found = Counter(m["code"] for m in map(LINE.match, lines) if m)
-    stats = [STAT.match(l) for l in lines if STAT.match(l)]
+    stats = [STAT.match(ln) for ln in lines if STAT.match(ln)]
     assert code == 1 and found == Counter({"K005": 3, "K001": 1}), out
     assert [(int(m["n"]), m["code"], m["name"]) for m in stats] == [(3, "K005", "distractor-right-when"),
                                                                     (1, "K001", "option-rationale")]
@@ -50,7 +50,7 @@ def test_show_source_prints_the_offending_lines_with_a_caret(capsys, in_repo, tm
     f = flawed(tmp_path)
     code, out = run(capsys, "check", "--select", "K001", "--show-source", str(f))
     lines = out.splitlines()
-    at = next(i for i, l in enumerate(lines) if LINE.match(l))
+    at = next(i for i, ln in enumerate(lines) if LINE.match(ln))
     m = LINE.match(lines[at])
     source_line = f.read_text(encoding="utf-8").splitlines()[int(m["line"]) - 1]
     assert lines[at + 1] == f"  {int(m['line']):>4} | {source_line}"

@@ -50,7 +50,7 @@ def test_corrupted_copies_are_reported_at_the_line(capsys, in_repo, tmp_path, ol
     f = corrupt(tmp_path, old, new)
     code, out, _ = run(capsys, "check", str(f))
     assert code == 1
-    hits = [LINE.match(l) for l in out.splitlines() if LINE.match(l)]
+    hits = [LINE.match(ln) for ln in out.splitlines() if LINE.match(ln)]
     mine = [m for m in hits if m["code"] == expected_code]
     assert mine, out
     if expected_line:
@@ -114,4 +114,4 @@ def test_console_script_has_no_colour_when_piped(tmp_path):
     proc = subprocess.run(cmd + ["check", str(f)], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "\033[" not in proc.stdout
-    assert all(LINE.match(l) for l in proc.stdout.splitlines()[:-1]), proc.stdout
+    assert all(LINE.match(ln) for ln in proc.stdout.splitlines()[:-1]), proc.stdout

@@ -10,8 +10,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from qlint.cli import main
-from qlint.engine import RuleContext, make_settings
-from qlint.project.config import ConfigError, load_config
+from qlint.rules.context import RuleContext
+from qlint.lint.engine import make_settings
+from qlint.project.config import ConfigError
+from qlint.cli.config import load_config
 from qlint.rules import RULES
 
 from conftest import REPO
@@ -106,7 +108,7 @@ def test_each_mistake_names_file_and_key(tmp_path, monkeypatch, toml, expected):
 def test_every_mistake_is_reported_at_once_with_the_pyproject_table_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     lines = errors(tmp_path, '[tool.qlint]\nselect = ["K0001"]\nignore = ["Z"]\n', "pyproject.toml")
-    assert [l.split(": ")[1] for l in lines] == ["tool.qlint.select[0]", "tool.qlint.ignore[0]"]
+    assert [ln.split(": ")[1] for ln in lines] == ["tool.qlint.select[0]", "tool.qlint.ignore[0]"]
 
 
 def test_unreadable_toml_is_a_config_error(tmp_path):
@@ -118,7 +120,7 @@ def test_cli_exits_2_with_one_line_per_mistake(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     code = main(["check", str(SAMPLE)])
     err = capsys.readouterr().err.splitlines()
-    assert code == 2 and len(err) == 2 and all(l.startswith("qlint: error: qlint.toml: ") for l in err), err
+    assert code == 2 and len(err) == 2 and all(ln.startswith("qlint: error: qlint.toml: ") for ln in err), err
 
 
 def test_rule_options_severity_and_per_file_ignores_apply(tmp_path, monkeypatch, capsys):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from qlint.cli import main
-from qlint.cli.commands.rule import _demote, catalogue, render
+from qlint.cli.commands.rule import _demote, catalogue
+from qlint.rules.docs import render
 from qlint.rules import RULES
 
 from conftest import REPO

@@ -17,7 +17,7 @@ from conftest import BANK, REPO
 from exportkit import (png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
-from qlint.exporters._content import render, render_inline
+from qlint.markup import render, render_inline
 from qti_readback import plain
 
 from text2qti.config import Config  # a test dependency: missing, the test must fail, not skip

@@ -14,7 +14,7 @@ with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() 
 
 import gift_reference
 from exportkit import banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.exporters._feedback import compact
 from qlint.exporters.gift import escape
 

@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 
 from exportkit import banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
 from conftest import REPO
-from qlint.exporters._content import render
+from qlint.markup import render
 
 SCHEMA = json.loads((REPO / "schema" / "export.schema.json").read_text(encoding="utf-8"))
 
@@ -34,7 +34,7 @@ def test_json_and_jsonl_validate_and_match_the_bank(banks, exported, bank):
     one = _validator("question")
     for line in lines:
         one.validate(json.loads(line))
-    assert [json.loads(l) for l in lines] == doc["questions"]
+    assert [json.loads(ln) for ln in lines] == doc["questions"]
     assert [d["id"] for d in doc["questions"]] == [q.id for q in questions]
     assert {e["code"] for e in doc["exams"]} == {q.exam for q in questions}
     for d, q in zip(doc["questions"], questions):

@@ -10,7 +10,7 @@ from lxml import etree
 from lxml import html as lhtml
 from moodle_xml_parser.parser import parse_file
 
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.exporters._feedback import compact
 
 from exportkit import (ALLOWED_GRADES, banks, export, exported, hostile_project, image_project,  # noqa: F401

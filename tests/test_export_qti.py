@@ -273,7 +273,7 @@ def test_character_xml_forbids_is_refused_naming_file_and_line_even_with_force(t
     assert "S004" in capsys.readouterr().err  # the lint gate stops it first
     assert main(["export", "-f", fmt, "-o", str(out), "--force"]) == 2
     err = capsys.readouterr().err
-    assert re.search(r"mla-c01-dev-sample\.yaml:\d+:\d+: /options/1/rationale holds U\+000B", err), err
+    assert re.search(r"mla-c01-dev-sample\.yaml:\d+:\d+: E001 /options/1/rationale holds U\+000B", err), err
     line = int(re.search(r"\.yaml:(\d+):", err).group(1))
     text = (project / "bank" / "mla-c01" / "model-development" / "mla-c01-dev-sample.yaml").read_text()
     assert "rationale" in text.splitlines()[line - 1]

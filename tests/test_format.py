@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qlint.formatter import key_order
+from qlint.authoring.formatter import key_order
 
 from authoring_helpers import make_project, run
 from conftest import BANK, examples
@@ -169,7 +169,7 @@ def test_new_text_that_a_yaml_11_reader_would_retype_is_quoted(word):
     YAML 1.1, where it is false. Values qlint writes (imports, fixes) stay text for both."""
     import yaml
 
-    from qlint.scalars import render_inline
+    from qlint.authoring.scalars import render_inline
 
     written = render_inline(word)
     assert yaml.safe_load(f"title: {written}\n") == {"title": word}, written
@@ -184,6 +184,6 @@ def test_new_text_that_a_yaml_11_reader_would_retype_is_quoted(word):
 def test_the_fast_yaml_11_check_agrees_with_writing_and_reading(value):
     """`retyped_by_yaml11` skips writing and reading text no YAML 1.1 type claims: it must give the
     same answer as the full round trip through ruamel.yaml's writer and PyYAML's reader."""
-    from qlint import scalars
+    from qlint.authoring import scalars
 
     assert scalars.retyped_by_yaml11(value) == (scalars._yaml11(scalars._dump_inline(value)) != value)

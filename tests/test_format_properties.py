@@ -19,10 +19,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, FoldedScalarString, LiteralScalarString,
                                       SingleQuotedScalarString)
 
-from qlint.formatter import format_text, key_order
+from qlint.authoring.formatter import format_text, key_order
 from qlint.loading.fast import load_fast
 from qlint.loading.limits import Limits
-from qlint.project.config import load_config
+from qlint.cli.config import load_config
 
 from conftest import REPO, examples
 

@@ -12,8 +12,8 @@ import string
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from qlint.engine import check_file, load_exams, make_settings
-from qlint.project.config import load_config
+from qlint.lint.engine import check_file, load_exams, make_settings
+from qlint.cli.config import load_config
 
 from conftest import REPO, examples
 

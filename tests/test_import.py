@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from qlint.engine import check_file, load_exams, make_settings
+from qlint.lint.engine import check_file, load_exams, make_settings
 from qlint.importers import IMPORTERS
-from qlint.project.config import load_config
+from qlint.cli.config import load_config
 
 from authoring_helpers import make_project, run
 
@@ -77,11 +77,11 @@ def test_page_problems_are_reported_with_lines_and_kept_in_comments(capsys, proj
     assert code == 1
     src = str(FIXTURES / "problems.txt")
     for expected in (
-        f"{src}:1: could not map: domain 'Quantum Basket Weaving' is not a domain of MLA-C01",
-        f"{src}:15: could not map: text under an interface heading: 'A stray note under an interface heading.'",
-        f"{src}:9: could not map: the correct answer 'Recall' is not an option marked ✓ in the breakdown",
-        f"{src}:30: could not map: reference without a URL: 'A book without a link'",
-        f"{src}:34: could not map: related question 'The question about precision' is not a question id",
+        f"{src}:1:1: I001 could not map: domain 'Quantum Basket Weaving' is not a domain of MLA-C01",
+        f"{src}:15:1: I001 could not map: text under an interface heading: 'A stray note under an interface heading.'",
+        f"{src}:9:1: I001 could not map: the correct answer 'Recall' is not an option marked ✓ in the breakdown",
+        f"{src}:30:1: I001 could not map: reference without a URL: 'A book without a link'",
+        f"{src}:34:1: I001 could not map: related question 'The question about precision' is not a question id",
     ):
         assert expected in err, err
     (path,) = (project / "bank/mla-c01").rglob("*.yaml")
@@ -100,8 +100,8 @@ def test_gift_multichoice_with_feedback(capsys, project):
     code, out, err = run(capsys, "import", "--from", "gift", str(FIXTURES / "sample.gift"))
     assert code == 1  # the true/false and the unclosed question are reported
     src = str(FIXTURES / "sample.gift")
-    assert f"{src}:20: could not map: true/false question, not multiple choice; not imported" in err
-    assert f"{src}:22: could not map: answer block '{{' is never closed; question skipped" in err
+    assert f"{src}:20:1: I001 could not map: true/false question, not multiple choice; not imported" in err
+    assert f"{src}:22:1: I001 could not map: answer block '{{' is never closed; question skipped" in err
     folder = project / "bank/mla-c01/model-development"
     single = yaml.safe_load((folder / "layer-split.yaml").read_text(encoding="utf-8"))
     assert single["stem"] == "A 70B model does not fit on one GPU: which strategy splits its layers across GPUs?"

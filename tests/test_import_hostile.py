@@ -61,14 +61,14 @@ def refused(capsys, project: Path, fmt: str, source: str, *needles: str) -> str:
 
 def test_billion_laughs_is_refused_without_expanding(capsys, project):
     (project / "laughs.xml").write_text(BILLION_LAUGHS, encoding="utf-8")
-    err = refused(capsys, project, "moodle", "laughs.xml", "laughs.xml: error: laughs.xml:2:1: the XML declares a DOCTYPE")
+    err = refused(capsys, project, "moodle", "laughs.xml", "laughs.xml:2:1: I002 the XML declares a DOCTYPE")
     assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("target", ["file://{secret}", "{secret}", "file:///etc/passwd", "http://127.0.0.1:9/x"])
 def test_external_entities_are_never_read(capsys, project, target):
     (project / "leak.xml").write_text(external_entity(target.format(secret=project / "secret.txt")), encoding="utf-8")
-    err = refused(capsys, project, "moodle", "leak.xml", "leak.xml:2:1: the XML declares a DOCTYPE")
+    err = refused(capsys, project, "moodle", "leak.xml", "leak.xml:2:1: I002 the XML declares a DOCTYPE")
     assert "root:" not in err  # no line of /etc/passwd
 
 
@@ -79,9 +79,9 @@ def test_hostile_xml_inside_a_qti_package(capsys, project, tmp_path):
                 'type="imsqti_item_xmlv2p1" href="items/q.xml"/></resources></manifest>')
     (package / "imsmanifest.xml").write_text(manifest, encoding="utf-8")
     (package / "items" / "q.xml").write_text(external_entity(f"file://{project / 'secret.txt'}", "assessmentItem"), encoding="utf-8")
-    refused(capsys, project, "qti21", "pkg", "pkg: error: items/q.xml:2:1: the XML declares a DOCTYPE")
+    refused(capsys, project, "qti21", "pkg", "pkg/items/q.xml:2:1: I002 the XML declares a DOCTYPE")
     (package / "imsmanifest.xml").write_text(BILLION_LAUGHS.replace("quiz", "manifest"), encoding="utf-8")
-    refused(capsys, project, "qti21", "pkg", "pkg: error: imsmanifest.xml:2:1: the XML declares a DOCTYPE")
+    refused(capsys, project, "qti21", "pkg", "pkg/imsmanifest.xml:2:1: I002 the XML declares a DOCTYPE")
 
 
 def test_entities_without_a_doctype_are_not_expanded(capsys, project):
@@ -179,7 +179,7 @@ def test_an_image_path_outside_the_package_is_reported_not_read(capsys, project,
     line = files[item][:files[item].index(b"qlint-stem")].count(b"\n") + 1  # reported at the stem's line
     code, _out, err = run(capsys, "import", "--from", "qti21", "img.zip")
     assert code == 1
-    assert f"img.zip/{item}:{line}: could not map: image '../../secret.txt' points outside the package; its path was kept" in err
+    assert f"img.zip/{item}:{line}:1: I001 could not map: image '../../secret.txt' points outside the package; its path was kept" in err
     assert SECRET not in err
     written = [p for p in (project / "bank").rglob("*") if p.is_file() and p.suffix != ".yaml"]
     assert written == []

@@ -43,11 +43,11 @@ from lxml import etree
 
 from qlint.cli import main
 from qlint.exporters import EXPORTERS
-from qlint.exporters._content import render, render_inline
 from qlint.importers import IMPORTERS
+from qlint.markup import render, render_inline
 from qlint.importers._markdown import to_markdown
 from qlint.model import Question
-from qlint.soundness import option_errors
+from qlint.prose.soundness import option_errors
 
 from conftest import BANK, examples
 

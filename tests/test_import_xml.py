@@ -3,13 +3,11 @@ images), and files from other tools: what fits is mapped, everything else is rep
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
-from qlint.cli import main
 
 from authoring_helpers import make_project, run
 from conftest import BANK, REPO
@@ -145,7 +143,7 @@ def test_moodle_xml_from_moodle_itself(capsys, project):
         (49, "truefalse question 'Dropout is a regulariser': only multichoice questions are imported"),
         (57, "no explanation; a TODO placeholder was written"),
     ):
-        assert f"{src}:{line}: could not map: {message}" in err, err
+        assert f"{src}:{line}:1: I001 could not map: {message}" in err, err
     folder = project / "bank" / "mla-c01" / "model-development"
     split = yaml.safe_load((folder / "layer-split-across-gpus.yaml").read_text(encoding="utf-8"))
     assert split["id"] == "mla-c01-model-development-layer-split-across-gpus"
@@ -208,11 +206,11 @@ def test_qti_items_from_another_tool(capsys, project):
     code, out, err = run(capsys, "import", "--from", "qti21", "foreign", "--exam", "MLA-C01", "--domain", "model-development")
     assert code == 1
     for expected in (
-        "foreign/q/item7.xml:2: could not map: item identifier 'Item_7' is not a qlint id; it became 'mla-c01-model-development-item-7'",
-        "foreign/q/item7.xml:10: could not map: choice identifier 'A' is not a qlint option id; it became 'a'",
-        "foreign/q/item7.xml:14: could not map: modal feedback 'SOLUTION' became the explanation",
-        "foreign/q/item8.xml:2: could not map: item 'Item_8' has textEntryInteraction; only items with one choice interaction are imported",
-        "foreign/imsmanifest.xml:7: could not map: item file 'q/missing.xml' is not in the package",
+        "foreign/q/item7.xml:2:1: I001 could not map: item identifier 'Item_7' is not a qlint id; it became 'mla-c01-model-development-item-7'",
+        "foreign/q/item7.xml:10:1: I001 could not map: choice identifier 'A' is not a qlint option id; it became 'a'",
+        "foreign/q/item7.xml:14:1: I001 could not map: modal feedback 'SOLUTION' became the explanation",
+        "foreign/q/item8.xml:2:1: I001 could not map: item 'Item_8' has textEntryInteraction; only items with one choice interaction are imported",
+        "foreign/imsmanifest.xml:7:1: I001 could not map: item file 'q/missing.xml' is not in the package",
     ):
         assert expected in err, err
     (path,) = (project / "bank" / "mla-c01" / "model-development").glob("*.yaml")
@@ -229,13 +227,13 @@ def test_qti_items_from_another_tool(capsys, project):
 def test_not_a_package_or_not_moodle(capsys, project):
     (project / "empty").mkdir()
     code, _out, err = run(capsys, "import", "--from", "qti21", "empty")
-    assert code == 2 and "empty: error: no imsmanifest.xml: not a QTI content package" in err
+    assert code == 2 and "empty:1:1: I002 no imsmanifest.xml: not a QTI content package" in err
     (project / "notes.zip").write_bytes(b"not a zip at all")
     code, _out, err = run(capsys, "import", "--from", "qti21", "notes.zip")
-    assert code == 2 and "notes.zip: error: not a zip file or a package folder" in err
+    assert code == 2 and "notes.zip:1:1: I002 not a zip file or a package folder" in err
     (project / "broken.xml").write_text("<quiz><question type='multichoice'>\n<name>", encoding="utf-8")
     code, _out, err = run(capsys, "import", "--from", "moodle", "broken.xml")
-    assert code == 2 and "broken.xml: error: broken.xml:2:" in err and "not well-formed XML" in err
+    assert code == 2 and "broken.xml:2:" in err and "I002" in err and "not well-formed XML" in err
     (project / "other.xml").write_text("<html/>", encoding="utf-8")
     code, _out, err = run(capsys, "import", "--from", "moodle", "other.xml")
     assert code == 1 and "the root element is <html>, not <quiz>: not Moodle XML" in err

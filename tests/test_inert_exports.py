@@ -103,7 +103,7 @@ def test_cli_export_refuses_even_with_force(tmp_path, monkeypatch, capsys, fmt):
         assert "image 'img/figure.svg' has a <script> element" in err and "Traceback" not in err
         assert not (tmp_path / "out").exists()
     # under --force the exporter itself refuses, at the reference in the question file
-    assert re.search(r"layer-split-across-gpus\.yaml:\d+:\d+: image 'img/figure\.svg' has a <script> element", err)
+    assert re.search(r"layer-split-across-gpus\.yaml:\d+:\d+: E001 image 'img/figure\.svg' has a <script> element", err)
 
 
 @pytest.mark.parametrize("name, data, kind", [

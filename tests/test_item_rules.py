@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from qlint.cli import main
-from qlint.engine import check_file, load_exams, make_settings
-from qlint.project.config import load_config
+from qlint.lint.engine import check_file, load_exams, make_settings
+from qlint.cli.config import load_config
 from qlint.rules import RULES
 from qlint.rules.cues import is_plural, opposite, wants_an
 from qlint.rules.letters import criterion
-from qlint.rules.parsing import lead_in, letter_refs, parse_numeric
+from qlint.rules.parsing import lead_in, parse_numeric
+from qlint.prose.letters import letter_refs
 from qlint.rules.stem import negative_lead_words
 
 from conftest import REPO, require_shared, script

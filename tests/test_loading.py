@@ -11,8 +11,8 @@ from qlint.loading.fast import load_fast, resolve_plain
 from qlint.loading.limits import Limits
 from qlint.loading.positions import Locator
 from qlint.loading.reader import decode
-from qlint.engine import load_document
-from qlint.project.config import load_config
+from qlint.lint.engine import load_document
+from qlint.cli.config import load_config
 
 from conftest import REPO
 

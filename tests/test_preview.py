@@ -6,8 +6,8 @@ import dataclasses
 import pytest
 
 from qlint.cli import main
-from qlint.project.config import load_config
-from qlint.engine import make_settings
+from qlint.cli.config import load_config
+from qlint.lint.engine import make_settings
 from qlint.rules import RULES
 
 

@@ -10,13 +10,12 @@ import dataclasses
 import json
 import os
 import re
-from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
 
-from qlint.cli.commands.rule import render
-from qlint.diagnostic import Diagnostic, Severity
+from qlint.rules.docs import render
+from qlint.diagnostic import Severity
 from qlint.reports import REPORTERS, ReportContext
 from qlint.reports._common import fingerprints, report_path, rule_meta
 from qlint.reports.github import escape_data, escape_property

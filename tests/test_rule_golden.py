@@ -22,10 +22,12 @@ from pathlib import Path
 import pytest
 
 from qlint.bank import Bank
-from qlint.engine import RuleContext, lint, load_exams, make_settings
+from qlint.rules.context import RuleContext
+from qlint.lint.engine import lint, load_exams, make_settings
 from qlint.loading.schema import validate
 from qlint.model import Question
-from qlint.project.config import Config, load_config
+from qlint.project.config import Config
+from qlint.cli.config import load_config
 from qlint.rules import RULES
 
 from conftest import REPO

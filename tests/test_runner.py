@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from qlint.engine import lint, make_settings
-from qlint.project.config import load_config
-from qlint.project.discovery import display_path
-from qlint.runner import PARALLEL_MIN_FILES, RunOptions
+from qlint.lint.engine import lint, make_settings
+from qlint.cli.config import load_config
+from qlint.paths import display_path
+from qlint.lint.runner import PARALLEL_MIN_FILES, RunOptions
 
 from conftest import REPO
 
@@ -84,9 +84,9 @@ def test_config_schema_and_exam_changes_invalidate(bank, tmp_path, monkeypatch):
     from qlint.loading import schema as schema_module
 
     real = schema_module.schema_text
-    monkeypatch.setattr("qlint.runner.schema_text", lambda kind: real(kind) + " ")
+    monkeypatch.setattr("qlint.lint.runner.schema_text", lambda kind: real(kind) + " ")
     assert run(bank, RunOptions(cache, jobs=1)).checker.hits == []
-    monkeypatch.setattr("qlint.runner.schema_text", real)
+    monkeypatch.setattr("qlint.lint.runner.schema_text", real)
     # an exam definition
     exam = bank / "bank" / "exams" / "bench-x1.yaml"
     text = exam.read_text(encoding="utf-8")
@@ -111,13 +111,13 @@ def test_unchanged_files_are_not_read_again(bank, tmp_path, monkeypatch):
     """A file's hash is remembered with its stat signature, so a warm run reads no unchanged
     file to hash it; an edit that keeps the size is still seen (mtime and ctime move)."""
     monkeypatch.chdir(bank)
-    monkeypatch.setattr("qlint.cache.RACY_NS", 0)  # the fixture's files are seconds old
+    monkeypatch.setattr("qlint.lint.cache.RACY_NS", 0)  # the fixture's files are seconds old
     cache = tmp_path / "cache"
     run(bank, RunOptions(cache, jobs=1))
-    import qlint.runner
+    import qlint.lint.runner
 
-    real, reads = qlint.runner.read_bytes, []
-    monkeypatch.setattr("qlint.runner.read_bytes", lambda path, limits: reads.append(path) or real(path, limits))
+    real, reads = qlint.lint.runner.read_bytes, []
+    monkeypatch.setattr("qlint.lint.runner.read_bytes", lambda path, limits: reads.append(path) or real(path, limits))
     warm = run(bank, RunOptions(cache, jobs=1, lean=True))
     assert reads == [] and not warm.checker.computed and warm.checker.bank_hit
     target = sorted((bank / "bank").rglob("q000007.yaml"))[0]
@@ -212,19 +212,19 @@ def test_an_edit_between_the_hash_and_the_check_is_filed_under_the_bytes_checked
     original = target.read_text(encoding="utf-8")
     broken = original.replace("correct: false", "correct: fals2", 1)
     assert broken != original
-    import qlint.engine
+    import qlint.lint.engine
 
-    real = qlint.engine.read_source
+    real = qlint.lint.engine.read_source
 
     def stale(path, root, limits):
         return original.encode("utf-8") if Path(path).name == target.name else real(path, root, limits)
 
     try:
         target.write_text(broken, encoding="utf-8")
-        monkeypatch.setattr("qlint.engine.read_source", stale)
+        monkeypatch.setattr("qlint.lint.engine.read_source", stale)
         first = run(bank, RunOptions(cache, jobs=jobs, lean=True))
         assert not any(d.code == "S001" and d.path.endswith(target.name) for d in first.diagnostics)
-        monkeypatch.setattr("qlint.engine.read_source", real)
+        monkeypatch.setattr("qlint.lint.engine.read_source", real)
         later = run(bank, RunOptions(cache, jobs=jobs, lean=True))
         assert any(d.code == "S001" and d.path.endswith(target.name) for d in later.diagnostics)
         assert diags(later) == diags(run(bank, RunOptions(None, jobs=1, lean=True)))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any, Iterator
 
 import fastjsonschema
@@ -22,7 +21,7 @@ from qlint.cli import main
 from qlint.importers.common import QUESTION_ID, SLUG
 from qlint.importers.page import ID
 from qlint.loading.schema import END_GUARD, shown_pattern
-from qlint.scaffold import ScaffoldError, check_id
+from qlint.authoring.scaffold import ScaffoldError, check_id
 
 from conftest import REPO, SAMPLE, standalone_sample
 

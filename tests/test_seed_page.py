@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from qlint.engine import check_file, load_exams, make_settings
-from qlint.project.config import load_config
+from qlint.lint.engine import check_file, load_exams, make_settings
+from qlint.cli.config import load_config
 
 from authoring_helpers import make_project, run
 from conftest import REPO, require_shared

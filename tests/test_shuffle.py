@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 
 from qlint.bank.entry import BankEntry
-from qlint.bank.figures import key_balance
+from qlint.bank.statistics import key_balance
 
 from authoring_helpers import make_project, question_yaml, run
 
@@ -79,6 +79,21 @@ def test_letter_references_are_reported_and_the_question_kept(capsys, tmp_path, 
     line, col = err.split("q00.yaml:", 1)[1].split(":")[:2]
     source = (folder / "q00.yaml").read_text(encoding="utf-8").splitlines()[int(line) - 1]
     assert source[int(col) - 1:].startswith("option A")
+    assert {p: p.read_bytes() for p in folder.glob("*.yaml")} == before
+
+
+def test_shuffle_sees_every_letter_reference_k006_reports(capsys, tmp_path, monkeypatch):
+    """Issue 15: K006 flagged "Response B is the one to pick here." while shuffle reordered that
+    question's options, so "B" then named another option. One detector serves both now."""
+    folder = bank_of(tmp_path, monkeypatch, count=2, rationale_extra=" Response B is the one to pick here.")
+    before = {p: p.read_bytes() for p in folder.glob("*.yaml")}
+    code, out, _err = run(capsys, "check", "--select", "K006", "--no-cache", str(folder))
+    assert code == 1 and out.count("K006") == 2, out
+    code, _out, err = run(capsys, "shuffle", "--seed", "5")
+    assert code == 1 and err.count("'Response B'") == 2, err
+    line, col = err.split("q00.yaml:", 1)[1].split(":")[:2]
+    source = (folder / "q00.yaml").read_text(encoding="utf-8").splitlines()[int(line) - 1]
+    assert source[int(col) - 1:].startswith("Response B is the one")
     assert {p: p.read_bytes() for p in folder.glob("*.yaml")} == before
 
 

@@ -4,13 +4,12 @@ never be suppressed."""
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
-from qlint.engine import lint, make_settings
-from qlint.project.config import load_config
-from qlint.suppression import parse
+from qlint.lint.engine import lint, make_settings
+from qlint.cli.config import load_config
+from qlint.lint.suppression import parse
 
 from conftest import BANK, REPO
 
@@ -33,7 +32,7 @@ def check(tmp_path, text, select=("K", "M")):
 
 
 def line_of(text, needle):
-    return next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
+    return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
 
 
 def test_the_flawed_copy_has_two_findings(tmp_path):
@@ -119,7 +118,7 @@ def test_bank_findings_are_suppressed_too(tmp_path):
 
 
 def test_files_without_the_marker_are_not_scanned(monkeypatch, tmp_path):
-    import qlint.suppression as sup
+    import qlint.lint.suppression as sup
 
     monkeypatch.setattr(sup, "parse", lambda text: pytest.fail("scanned a file without 'qlint:'"))
     assert check(tmp_path, FLAWED) == ["24 K005", "35 K001"]

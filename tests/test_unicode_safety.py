@@ -11,16 +11,16 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-import yaml
 
 from conftest import BANK
 from exportkit import load_bank, export, sample_question, write_question
 from qlint.bank import Bank
 from qlint.bank.entry import BankEntry
 from qlint.cli import main
-from qlint.engine import RuleContext, check_file, load_exams, make_settings
+from qlint.rules.context import RuleContext
+from qlint.lint.engine import check_file, load_exams, make_settings
 from qlint.exporters import EXPORTERS
-from qlint.project.config import load_config
+from qlint.cli.config import load_config
 from qlint.rules import RULES
 from qlint.text import HIDDEN, _LOOKALIKES, same_text, skeleton
 

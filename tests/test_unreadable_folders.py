@@ -82,7 +82,7 @@ def test_import_names_the_folder(bank, capsys, tmp_path):
     (source / LOCKED / "more.gift").write_text("::q1:: What? {=yes ~no}\n")
     code, out, err = run(capsys, "import", str(source), "--from", "gift", "-o", str(tmp_path / "imported"))
     assert code == 2, err
-    assert "gift/locked: error: cannot list this folder: Permission denied" in err
+    assert "gift/locked:1:1: I002 cannot list this folder: Permission denied" in err
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root lists mode-000 folders; the tests above simulate the refusal")

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from qlint.engine import load_document
+from qlint.lint.engine import load_document
 from qlint.loading.errors import LoadError
-from qlint.project.config import load_config
+from qlint.cli.config import load_config
 
 from authoring_helpers import run
 from conftest import BANK, REPO

@@ -16,9 +16,12 @@ is not shipped; other extensions are refused.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
+
+from qlint.files import UnsafePathError, safe_join
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # a question's figure; larger is a mistake (or an attack)
 
@@ -162,3 +165,24 @@ def check_image(source: Path, ref: str) -> None:
     problem = image_problem(source)
     if problem:
         raise UnsafeImageError(f"image {ref!r} has {problem}")
+
+
+@dataclass(frozen=True)
+class Media:
+    source: Path  # on disk, inside the bank
+    name: str  # as referenced in the question
+
+
+def resolve_media(question_path: str, ref: str, bank_root: Path) -> Media:
+    """The image file a question references, refused when it would leave the bank, or when it
+    must not reach a learner's browser (UnsafeImageError: a scripted SVG, a mislabelled file)."""
+    folder = Path(question_path).parent
+    try:
+        rel_to_bank = (folder / ref).resolve().relative_to(bank_root.resolve())
+    except ValueError:
+        raise UnsafePathError(f"image {ref!r} leaves the bank") from None
+    source = safe_join(bank_root, str(rel_to_bank))
+    if not source.is_file():
+        raise FileNotFoundError(f"image {ref!r} not found")
+    check_image(source, ref)
+    return Media(source, ref)

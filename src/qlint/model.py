@@ -112,7 +112,7 @@ class Question:
 
     @lazy
     def derived(self) -> dict[Any, Any]:
-        """Views that rules derive from several fields, computed once (see `qlint.analysis`)."""
+        """Views that rules derive from several fields, computed once (see `qlint.prose.views`)."""
         return {}
 
 
@@ -127,3 +127,20 @@ def iter_strings(value: Any, path: list[Any] | None = None) -> Iterator[tuple[li
     elif isinstance(value, list):
         for i, v in enumerate(value):
             yield from iter_strings(v, path + [i])
+
+
+# Option fields that hold Markdown shown to learners.
+OPTION_TEXTS = ("text", "rationale", "right_when", "why_chosen")
+
+
+def text_fields(q: Question) -> Iterator[tuple[str, str]]:
+    """(pointer, Markdown) for every learner-facing text of the question, in reading order."""
+    for key in ("stem", "trap"):
+        if isinstance(q.data.get(key), str):
+            yield f"/{key}", q.data[key]
+    for o in q.options:
+        for key in OPTION_TEXTS:
+            if isinstance(o.raw.get(key), str):
+                yield f"{o.pointer}/{key}", o.raw[key]
+    if isinstance(q.data.get("explanation"), str):
+        yield "/explanation", q.data["explanation"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Callable, Generic, Iterator, TypeVar
+from typing import Generic, Iterator, TypeVar
 
 T = TypeVar("T")
 
@@ -23,12 +23,6 @@ class Registry(Generic[T]):
             raise ValueError(f"{self.kind} {name!r} registered twice")
         self._items[name] = item
         return item
-
-    def register(self, name: str) -> Callable[[T], T]:
-        def deco(item: T) -> T:
-            return self.add(name, item)
-
-        return deco
 
     def _load(self) -> None:
         if self._loaded:

@@ -24,12 +24,6 @@ STOPWORDS = frozenset(
     company team wants want needs using use must should could would which what option options""".split()
 )
 
-NEGATION_TRIGGERS = frozenset(
-    "not no never none neither nor cannot can't isn't aren't wasn't weren't doesn't don't didn't won't "
-    "wouldn't shouldn't couldn't without lacks fails unlike rather instead".split()
-)
-
-
 def plain(text: str) -> str:
     """Markdown text with markup characters removed (code spans keep their words)."""
     text = text or ""
@@ -38,7 +32,7 @@ def plain(text: str) -> str:
 
 
 def tokenise(text: str) -> tuple[str, ...]:
-    """Lower-case word tokens, apostrophes normalised (rules read them via `qlint.analysis`)."""
+    """Lower-case word tokens, apostrophes normalised (rules read them via `qlint.prose.views`)."""
     body = plain(text)
     if body.isascii():  # lower-casing ASCII first cannot move a token boundary
         return tuple(_ASCII_WORD.findall(body.lower()))
@@ -83,30 +77,8 @@ def normalise(text: str) -> str:
     return " ".join(tokenise(text))
 
 
-def negated_spans(toks: list[str], window: int = 5) -> list[bool]:
-    """NegEx-style scope: True for tokens within `window` tokens after a negation trigger."""
-    out = [False] * len(toks)
-    left = 0
-    for i, t in enumerate(toks):
-        if t in NEGATION_TRIGGERS or t.endswith("n't"):
-            left = window
-            continue
-        if left:
-            out[i] = True
-            left -= 1
-    return out
-
-
-def find_phrase(toks: list[str], phrase: list[str]) -> list[int]:
-    """Start indexes of `phrase` (a token list) inside `toks`."""
-    n = len(phrase)
-    if not n:
-        return []
-    return [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase]
-
-
 def has_phrase(toks: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
-    """True if `phrase` occurs in `toks` (both tuples): `find_phrase`, trying only the places
+    """True if `phrase` occurs in `toks` (both tuples) as whole tokens, trying only the places
     where the first word matches."""
     n = len(phrase)
     if not n:

@@ -174,7 +174,7 @@ def _third_call_raises(real: Callable, what: str) -> Callable:
 
 @contextlib.contextmanager
 def formatter_bug() -> Iterator[None]:
-    import qlint.formatter as mod  # the command imports it when it runs
+    import qlint.authoring.formatter as mod  # the command imports it when it runs
 
     with mock.patch.object(mod, "format_file", _third_call_raises(mod.format_file, "formatter")):
         yield
@@ -201,7 +201,7 @@ def rule_bug() -> Iterator[None]:
 
 @contextlib.contextmanager
 def shuffle_bug() -> Iterator[None]:
-    import qlint.yamledit as mod  # the command imports it when it runs
+    import qlint.authoring.yamledit as mod  # the command imports it when it runs
 
     with mock.patch.object(mod, "reorder", _third_call_raises(mod.reorder, "shuffle")):
         yield
@@ -218,7 +218,7 @@ def importer_bug(fmt: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def scaffold_bug() -> Iterator[None]:
-    import qlint.scaffold as mod  # the command imports it when it runs
+    import qlint.authoring.scaffold as mod  # the command imports it when it runs
 
     def render(*_args, **_kwargs):
         raise RuntimeError("injected scaffold bug")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from qlint.bank.entry import BankEntry
-from qlint.project.discovery import real_path
+from qlint.paths import real_path
 from qlint.project.exams import Exam
 from qlint.text import id_key
 

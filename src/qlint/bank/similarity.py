@@ -155,7 +155,7 @@ class SimilarityIndex:
 def _ranks(sets: Sequence[Collection[int]]) -> dict[int, int]:
     """Rank (from 1) of each shingle more than one set holds: rarest first, ties by value."""
     if sets and all(isinstance(s, memoryview) for s in sets):
-        from qlint.bank.packed import shared_ranks  # NumPy: whole-bank paths only
+        from qlint.bank.hash_counts import shared_ranks  # NumPy: whole-bank paths only
 
         return shared_ranks(sets)
     df = _shared_counts(sets)

@@ -11,7 +11,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from qlint import __version__, interrupts
+from qlint import __version__
+from qlint.lint import interrupts
 from qlint.printable import EscapingStream
 from qlint.registry import Registry
 

@@ -8,7 +8,7 @@ import html
 import re
 from typing import Mapping
 
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.model import OptionView, Question
 
 WHY_CORRECT = "Why this is correct"

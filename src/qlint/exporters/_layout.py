@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from qlint.exporters import ExportJob
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.exporters._media import Image, bank_root, question_images, relative_url
 from qlint.model import Question
 

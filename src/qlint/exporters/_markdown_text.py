@@ -13,7 +13,7 @@ import mdformat_tables
 from markdown_it.token import Token
 from mdformat.renderer import MDRenderer, RenderTreeNode
 
-from qlint.exporters._content import _md, rewrite_images
+from qlint.markup import _md, rewrite_images
 
 _OPTIONS = {"parser_extension": [mdformat_tables], "mdformat": {"number": True}}
 

@@ -12,8 +12,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from qlint.exporters import ExportJob
-from qlint.exporters._content import image_paths, resolve_media
-from qlint.exporters._source import locate, text_fields
+from qlint.markup import image_paths
+from qlint.media_safety import resolve_media
+from qlint.exporters._source import locate
+from qlint.model import text_fields
 from qlint.files import UnsafePathError
 from qlint.media_safety import UnsafeImageError
 from qlint.model import Question

@@ -20,7 +20,8 @@ from qlint import __version__
 from qlint.exporters import PARTIAL, ExportJob, ExportResult
 from qlint.exporters import _xhtml as xhtml
 from qlint.exporters._grades import fractions
-from qlint.exporters._content import MediaSet, render, render_inline, require_xml_text, write_package
+from qlint.exporters._content import MediaSet, require_xml_text, write_package
+from qlint.markup import render, render_inline
 from qlint.exporters._xml import XSI, sub, to_bytes
 from qlint.model import OptionView, Question
 from qlint.project.exams import Exam

@@ -5,28 +5,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from qlint.exporters._content import forbidden_char
 from qlint.loading.errors import LoadError
 from qlint.loading.limits import Limits
 from qlint.loading.positions import Locator
 from qlint.loading.reader import decode, read_bytes
+from qlint.markup import forbidden_char
 from qlint.model import Question
-
-# Option fields that hold Markdown shown to learners.
-OPTION_TEXTS = ("text", "rationale", "right_when", "why_chosen")
-
-
-def text_fields(q: Question) -> Iterator[tuple[str, str]]:
-    """(pointer, Markdown) for every learner-facing text of the question, in reading order."""
-    for key in ("stem", "trap"):
-        if isinstance(q.data.get(key), str):
-            yield f"/{key}", q.data[key]
-    for o in q.options:
-        for key in OPTION_TEXTS:
-            if isinstance(o.raw.get(key), str):
-                yield f"{o.pointer}/{key}", o.raw[key]
-    if isinstance(q.data.get("explanation"), str):
-        yield "/explanation", q.data["explanation"]
 
 
 def locate(q: Question, pointer: str, within: str = "") -> str:
@@ -67,7 +51,7 @@ def require_sound_options(q: Question) -> None:
     """Refuse (ValueError naming file:line:col) a question with a duplicate option id, an empty
     option or two options with the same text: lint rules S005, S006 and O006, checked here again
     because an ignored or suppressed rule must not let one reach learners."""
-    from qlint.soundness import data_errors
+    from qlint.prose.soundness import data_errors
 
     for e in data_errors(q):
         raise ValueError(f"{locate(q, e.pointer)}: {e.message} ({e.code}); not exporting this question")

@@ -20,7 +20,8 @@ from lxml import etree
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.exporters._grades import fmt, fractions
 from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._content import MediaSet, render, render_inline, require_xml_text, where, write_package
+from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
+from qlint.markup import render, render_inline
 from qlint.exporters._xml import XSI, sub, to_bytes
 from qlint.model import OptionView, Question
 from qlint.project.exams import Exam

@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.exporters import _feedback as fb
 from qlint.exporters._feedback import compact
 from qlint.exporters._grades import fractions, is_multiple

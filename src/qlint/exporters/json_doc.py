@@ -15,7 +15,7 @@ from typing import Any
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.exporters._grades import fractions, is_multiple
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.exporters._media import bank_root, question_images
 from qlint.exporters._output import write_file
 from qlint.model import Question

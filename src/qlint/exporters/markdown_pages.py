@@ -21,7 +21,7 @@ DETAILS_CLOSE = "</details>"
 def _indent(block: str, prefix: str, first: str) -> str:
     """A block under a list marker or quote: `first` before line one, `prefix` before the rest."""
     lines = block.split("\n")
-    return "\n".join([first + lines[0], *((prefix + l) if l else prefix.rstrip() for l in lines[1:])])
+    return "\n".join([first + lines[0], *((prefix + ln) if ln else prefix.rstrip() for ln in lines[1:])])
 
 
 def _mark(o: OptionView) -> str:

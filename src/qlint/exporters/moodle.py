@@ -14,7 +14,7 @@ from lxml import etree
 
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
 from qlint.exporters import _feedback as fb
-from qlint.exporters._content import render
+from qlint.markup import render
 from qlint.exporters._grades import fmt, fractions, is_multiple
 from qlint.exporters._layout import Site
 from qlint.exporters._media import Image, images_in

@@ -8,13 +8,13 @@ from typing import Any
 import yaml
 
 from qlint.files import safe_join
-from qlint.formatter import format_text
+from qlint.authoring.formatter import format_text
 from qlint.importers import Imported, Unmapped
 from qlint.loading.fast import resolve_plain
 from qlint.loading.schema_fixes import slug
-from qlint.scalars import literal_safe, retyped_by_yaml11
+from qlint.authoring.scalars import literal_safe, retyped_by_yaml11
 from qlint.project.config import Config
-from qlint.scaffold import question_file_name, schema_ref
+from qlint.authoring.scaffold import question_file_name, schema_ref
 
 ORDER_HINT = "qlint import: could not map"
 

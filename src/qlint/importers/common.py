@@ -6,7 +6,7 @@ import re
 from typing import Any, Callable
 
 from qlint.importers import Imported, ImportJob, Unmapped, match_domain, match_exam
-from qlint.formatter import key_order
+from qlint.authoring.formatter import key_order
 from qlint.loading.schema_fixes import slug
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from qlint.engine import _kind, load_document
+from qlint.lint.engine import _kind, load_document
 from qlint.itemanalysis.data import MAX_OPTIONS, ItemKey, Note
 from qlint.loading.errors import LoadError
 from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.project.config import Config
-from qlint.project.discovery import discover, display_path
+from qlint.project.discovery import discover
+from qlint.paths import display_path
 
 
 def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], list[Note]]:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from qlint.diagnostic import Diagnostic
-from qlint.engine import RuleContext, Settings, place
+from qlint.rules.context import RuleContext
+from qlint.lint.engine import Settings, place
 from qlint.itemanalysis.stats import Analysis
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import decode, read_source
-from qlint.project.discovery import display_path
+from qlint.paths import display_path
 from qlint.rules import RULES, Finding, Rule
-from qlint.suppression import apply_suppressions
+from qlint.lint.suppression import apply_suppressions
 
 
 def response_codes() -> frozenset[str]:

@@ -14,7 +14,7 @@ from html import escape
 from qlint.diagnostic import Diagnostic
 from qlint.files import write_output
 from qlint.itemanalysis.stats import Analysis
-from qlint.project.discovery import display_path
+from qlint.paths import display_path
 
 GROUP_COLOURS = ("#c2410c", "#a3a3a3", "#1d4ed8")  # lower, middle, upper 27 %
 GROUP_NAMES = ("lower 27%", "middle", "upper 27%")

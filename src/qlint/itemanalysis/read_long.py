@@ -9,6 +9,7 @@ from typing import Iterator
 
 import numpy as np
 
+from qlint.itemanalysis.attempts import Record
 from qlint.itemanalysis.csvfile import col_of
 from qlint.itemanalysis.data import ItemKey, Note, ResponsesError
 

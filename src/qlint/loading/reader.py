@@ -8,7 +8,7 @@ from pathlib import Path
 
 from qlint.loading.errors import LoadError
 from qlint.loading.limits import Limits
-from qlint.project.discovery import is_within
+from qlint.paths import is_within
 
 
 def read_bytes(path: str, limits: Limits) -> bytes:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from qlint.project.config import Config, ConfigError, find_config
-from qlint.project.discovery import is_within
+from qlint.paths import is_within
 
 
 def bank_folders(config: Config, question_files: list[str]) -> list[Path]:

@@ -2,7 +2,8 @@
 
 A reporter is a pure function `(diagnostics, context) -> str` registered by name; modules in this
 package register themselves on import. Helpers shared by several formats live in `_common.py`;
-`_context.py` builds the context from a lint run (the only part that looks at the environment).
+`_context.py` reads the environment; the command builds the rest of the context from its run
+(`qlint.cli.reporting`), since formats never import the engine (.importlinter).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class ReportContext:
     cwd: str = ""  # absolute folder the diagnostics' relative paths start from ("" = already root-relative)
     link_base: str = ""  # URL prefix for links to files (e.g. a GitHub blob URL ending in '/')
     rules: tuple[str, ...] = ()  # codes of the rules that ran (empty: unknown, treat as all)
+    summary: bool = True  # text: end with the count line (commands with a summary of their own say no)
 
 
 Reporter = Callable[[list[Diagnostic], ReportContext], str]

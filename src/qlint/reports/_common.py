@@ -179,7 +179,7 @@ def _clip(text: str, limit: int) -> str:
 
 @lru_cache(maxsize=None)
 def rule_meta(code: str) -> RuleMeta:
-    from qlint.cli.commands.rule import render  # the one renderer of rule docs
+    from qlint.rules.docs import render  # the one renderer of rule docs
 
     rule = RULES.get(code)
     body = _section(rule.doc, "What it does") or rule.doc

@@ -1,13 +1,10 @@
-"""Build a ReportContext from a lint run: the one place that reads the environment and the bank,
-so the formats themselves stay pure functions of (diagnostics, context)."""
+"""What a ReportContext takes from the environment: the repository root and the CI's link base.
+The run's figures come from the command (`qlint.cli.reporting`), so no format reads the bank."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
-
-from qlint.bank.figures import blueprint_coverage, key_balance
-from qlint.engine import LintResult, Settings, bank_context
+from typing import Mapping
 
 
 def repository_root(start: Path) -> Path:
@@ -28,29 +25,3 @@ def link_base(environ: Mapping[str, str]) -> str:
     if environ.get("CI_PROJECT_URL") and environ.get("CI_COMMIT_SHA"):
         return f"{environ['CI_PROJECT_URL'].rstrip('/')}/-/blob/{environ['CI_COMMIT_SHA']}/"
     return ""
-
-
-def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
-    """Key balance and blueprint coverage of the whole bank (not only the files checked)."""
-    bank = result.bank
-    if bank is None:  # no bank rule ran (or their result came from the cache): load the context now
-        questions = {p: r for p, r in result.results.items() if r.kind == "question"}
-        bank = bank_context(settings, questions, result.checker)
-    return {
-        "key_balance": key_balance(bank.entries),
-        "coverage": blueprint_coverage(bank.entries, settings.exams),
-    }
-
-
-def run_context(result: LintResult, settings: Settings, exit_code: int, environ: Mapping[str, str],
-                cwd: Path | None = None) -> dict[str, Any]:
-    """The ReportContext fields every format shares for this run."""
-    here = (cwd or Path.cwd()).resolve()
-    return {
-        "files_checked": len(result.files),
-        "rules": tuple(sorted(settings.selection.enabled)),
-        "exit_code": exit_code,
-        "root": str(repository_root(here)),
-        "cwd": str(here),
-        "link_base": link_base(environ),
-    }

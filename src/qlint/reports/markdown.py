@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from qlint.bank.figures import Balance, Coverage
+from qlint.bank.statistics import Balance, Coverage
 from qlint.diagnostic import Diagnostic
 from qlint.printable import printable
 from qlint.reports import ReportContext, reporter

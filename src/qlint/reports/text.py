@@ -56,5 +56,6 @@ def text_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
         lines.append("")
         for (code, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"{n:>5}  {printable(code)}  {printable(name)}")
-    lines.append(summary(diagnostics, ctx.files_checked))
-    return "\n".join(lines) + "\n"
+    if ctx.summary:
+        lines.append(summary(diagnostics, ctx.files_checked))
+    return "\n".join(lines) + "\n" if lines else ""

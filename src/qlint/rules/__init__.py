@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from qlint.diagnostic import Fix, Severity
+from qlint.diagnostic import Diagnostic, Fix, Severity
 from qlint.registry import Registry
 
 
@@ -42,8 +42,9 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    scope: str  # "load" (emitted by the loader), "item" (one question), "bank" (all questions) or
-    # "responses" (learners' answers to the questions: `qlint analyze`, `qlint check --responses`)
+    scope: str  # "load" (emitted by the loader), "item" (one question), "bank" (all questions),
+    # "responses" (learners' answers to the questions: `qlint analyze`, `qlint check --responses`) or
+    # "command" (emitted by the import, export and shuffle pipelines, rules/commands.py)
     summary: str
     doc: str
     check: Callable[..., Iterable[Finding]] | None
@@ -60,8 +61,9 @@ class Rule:
     @property
     def reads_text(self) -> bool:
         """Judged by the question files' content; response rules read learners' answers instead,
-        so precision on real question text does not apply to them."""
-        return self.scope != "responses"
+        so precision on real question text does not apply to them, nor to the codes the
+        import, export and shuffle pipelines report (scope "command")."""
+        return self.scope not in ("responses", "command")
 
     @property
     def fatal(self) -> bool:
@@ -96,7 +98,7 @@ def rule(
         if not doc:
             raise ValueError(f"rule {code} has no docstring")
         summary = doc.splitlines()[0].strip()
-        RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope == "load" else fn,
+        RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope in ("load", "command") else fn,
                              dict(options or {}), source, fixable, default_enabled, preview))
         return fn
 
@@ -122,3 +124,19 @@ def by_name_or_code(key: str) -> Rule | None:
         if r.name == key:
             return r
     return None
+
+
+_LOCATED = re.compile(r"^(.+?):(\d+):(\d+): (.*)$", re.S)
+
+
+def reported(code: str, path: str, message: str, line: int = 1, col: int = 1, *, inside: bool = False) -> Diagnostic:
+    """A diagnostic of a declared code (a pipeline's, a loader's) at its name and default severity.
+    A message that starts `file:line:col: ` (as exporters and parsers raise them) is placed there,
+    the prefix dropped; with `inside`, that file is one inside `path` (a package's part:
+    `pkg` and `items/q.xml` give `pkg/items/q.xml`; `quiz.xml` and `quiz.xml` stay `quiz.xml`)."""
+    found = RULES.get(code)
+    m = _LOCATED.match(message)
+    if m:
+        inner, line, col, message = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        path = (path if path.endswith(inner) else f"{path}/{inner}") if inside else inner
+    return Diagnostic(path, line or 1, col or 1, code, found.name, found.severity, message)

@@ -2,7 +2,7 @@
 rationale's stance against `correct:` (K010), each rationale about its own option (K011).
 
 How a text is read (which option it names, whether it argues for or against it) is in
-`qlint.stance`; these rules only compare what it finds with the key.
+`qlint.prose.stance`; these rules only compare what it finds with the key.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.analysis import per_question, view
+from qlint.prose.views import per_question, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, rule
 from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
-from qlint.names import abbreviations, expand, question_keys, text_keys
-from qlint.stance import _CAMEL, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.names import abbreviations, expand, question_keys, text_keys
+from qlint.prose.stance import _CAMEL, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
 

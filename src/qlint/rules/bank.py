@@ -12,13 +12,13 @@ import difflib
 from typing import Iterator
 
 from qlint.bank import Bank
-from qlint.bank import figures
+from qlint.bank import statistics as figures
 from qlint.bank.entry import BankEntry
 from qlint.bank.leaks import find_leaks
 from qlint.bank.similarity import near_duplicates
 from qlint.diagnostic import Severity
 from qlint.model import LETTERS
-from qlint.project.discovery import display_path
+from qlint.paths import display_path
 from qlint.rules import Finding, Option, rule
 from qlint.text import id_key
 

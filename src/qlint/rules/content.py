@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.analysis import all_text, strings
+from qlint.prose.views import all_text, strings
 from qlint.loading.positions import join_pointer
 from qlint.model import Question
 from qlint.rules import Finding, rule

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.analysis import per_text, view
+from qlint.prose.views import per_text, view
 from qlint.diagnostic import Edit, Fix
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule

@@ -6,7 +6,7 @@ import re
 import statistics
 from typing import Iterator
 
-from qlint.analysis import per_question, per_text, view
+from qlint.prose.views import per_question, per_text, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import ACTORS, ANTONYMS, CATEGORY_NOUNS

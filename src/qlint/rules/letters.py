@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.analysis import per_question, per_text, view
+from qlint.prose.views import per_question, per_text, view
 from qlint.model import LETTERS, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import COST_WORDS, CRITERION_FILLER, CRITERION_STOP, LEAST_QUALITY, SUPERLATIVES
-from qlint.rules.parsing import LetterRef, lead_in, letter_refs, word_set, words
+from qlint.prose.letters import LetterRef, letter_refs
+from qlint.rules.parsing import lead_in, word_set, words
 
 _LETTER_SOURCE = "rules.md 'Key agreement' 5 (13 of 305 items in a real dataset had letters filed under the wrong paragraph)"
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Iterator
 
-from qlint.analysis import all_text
+from qlint.prose.views import all_text
 from qlint.model import Question
 from qlint.rules import Finding, rule
 
@@ -56,8 +56,9 @@ def unsafe_image(q: Question, ctx) -> Iterator[Finding]:
     if "![" not in all_text(q):  # every Markdown image starts with "![": most questions have none
         return
     # imported here: markdown-it and lxml are only needed by questions with images
-    from qlint.exporters._content import image_paths, resolve_media
-    from qlint.exporters._source import text_fields
+    from qlint.markup import image_paths
+    from qlint.media_safety import resolve_media
+    from qlint.model import text_fields
     from qlint.files import UnsafePathError
     from qlint.media_safety import UnsafeImageError
 

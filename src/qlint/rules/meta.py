@@ -1,4 +1,4 @@
-"""Rules about qlint's own suppression comments; the engine emits them (src/qlint/suppression.py)."""
+"""Rules about qlint's own suppression comments; the engine emits them (src/qlint/lint/suppression.py)."""
 
 from __future__ import annotations
 

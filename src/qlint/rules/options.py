@@ -7,13 +7,13 @@ import re
 import statistics
 from typing import Iterator
 
-from qlint.analysis import per_question, per_text, view
+from qlint.prose.views import per_question, per_text, view
 from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, FINITE_AUXILIARIES, RESTRICTIVE,
                                   SCOPED_ABSOLUTES, SUBJECT_PRONOUNS, SUBORDINATORS, VAGUE_TERMS)
 from qlint.rules.parsing import NUMBER_WORDS, Numeric, lead_in, parse_numeric, signed_numbers, term_hits, true_false_shape
-from qlint.soundness import data_errors
+from qlint.prose.soundness import data_errors
 from qlint.text import STOPWORDS, has_phrase, plain, skeleton, stem
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"

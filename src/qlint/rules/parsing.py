@@ -2,7 +2,7 @@
 
 Everything here works on the raw Markdown of one field, so that emphasis (`**NOT**`) and
 capitals survive; word-level work goes through `qlint.text`. Parsers several rules call on the
-same string are `per_text` (computed once per string, see `qlint.analysis`) and return tuples.
+same string are `per_text` (computed once per string, see `qlint.prose.views`) and return tuples.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from qlint.analysis import per_text, view
+from qlint.prose.sentences import raw_sentences
+from qlint.prose.views import per_text, view
 from qlint.rules.lexicons import UNITS
 from qlint.text import STOPWORDS, plain, stem, tokens
 
@@ -19,10 +20,6 @@ from qlint.text import STOPWORDS, plain, stem, tokens
 # Possessive runs, and no start inside a white-space run: `\s*\.?\s*\)?\.?\s*$` backtracked in cubic time
 # on a run of spaces. (Same matches: no element after a run can take white space back.)
 CHOOSE_NOTE = re.compile(r"(?:\(|(?<!\s))\s*+(?:choose|select|pick)\s++\w++\s*+(?:answers?|options?)?\.?\s*+\)?\.?\s*+$", re.I)
-# A whitespace run after ., ?, ! or : and before more text, or a blank line. Written to start with
-# the whitespace (the lookbehind then checks the punctuation before it) rather than with the
-# lookbehind, so the search skips to whitespace instead of trying every position; same matches.
-_SENTENCE_END = re.compile(r"\s(?<=[.?!:]\s)\s*(?=\S)|\n\s*\n")
 BLANK = re.compile(r"_{3,}|\[\s*blank\s*\]|\(\s*blank\s*\)", re.I)
 _RULE_LINE = re.compile(r"^\s*_{3,}\s*$", re.M)  # a Markdown thematic break, not a blank
 _EMPHASIS = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__|(?<![\w*])\*[^*\n]+\*(?!\*)|(?<![\w_])_[^_\n]+_(?![\w_])|<(b|strong|em|i|u)>.*?</\1>", re.I)
@@ -38,11 +35,6 @@ def stem_body(stem: str) -> str:
     if not _NOTE_END.match(body[-1:]) or not view(stem).may_contain("choose", "select", "pick"):
         return body  # no note to remove: skip the pattern, tried at every position
     return CHOOSE_NOTE.sub("", body).rstrip()
-
-
-@per_text
-def raw_sentences(text: str) -> tuple[str, ...]:
-    return tuple(p.strip() for p in _SENTENCE_END.split(text.strip()) if p.strip())
 
 
 @per_text
@@ -88,13 +80,6 @@ _RAW_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 def words(text: str) -> tuple[Word, ...]:
     return tuple([Word(m.group(0).lower().replace("’", "'").strip("-'"), m.start(), m.end())
                   for m in _RAW_WORD.finditer(text)])
-
-
-def contains_phrase(toks: list[str], phrase: str) -> bool:
-    """Whole-token containment of a (possibly multi-word) phrase."""
-    p = tokens(phrase)
-    n = len(p)
-    return any(toks[i : i + n] == p for i in range(len(toks) - n + 1)) if n else False
 
 
 def _padded(phrase: str) -> str:
@@ -265,75 +250,6 @@ def true_false_shape(texts: list[str] | tuple[str, ...]) -> bool:
 
 
 # --- letter references -----------------------------------------------------------------------
-
-_LETTER_LIST = r"\(?[A-J]\)?(?:\s*(?:,|and|or|&)\s*(?:and\s+|or\s+)?\(?[A-J]\)?(?![\w'’/-]))*"
-_LETTER_PATTERNS = (
-    re.compile(rf"\b(?i:options?|answers?|choices?|letters?|responses?)\s+({_LETTER_LIST})(?![\w'’/-])"),
-    re.compile(r"(?<![\w(])\(([A-J])\)"),
-    re.compile(r"(?<![\w/'’-])([A-J](?:\s*,\s*[A-J])*\s*,?\s*(?:and|or|&)\s+[A-J])(?![\w'’/-])"),
-    re.compile(r"(?:^|(?<=[.!?]\s))([A-J])(?:[.):]\s|\s+is\s+(?:the\s+)?(?:correct|incorrect|wrong|right|best|key)\b)"),
-)
-
-
-@dataclass(frozen=True)
-class LetterRef:
-    letters: tuple[str, ...]
-    start: int
-    end: int
-    sentence: str  # the sentence holding the reference, markup removed
-
-
-def _sentence_at(text: str, pos: int) -> str:
-    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
-    begin = max(s for s in starts if s <= pos)
-    nxt = [s for s in starts if s > pos]
-    return text[begin : nxt[0] if nxt else len(text)].strip()
-
-
-# Every pattern above ends its match with a letter A-J that no word character follows: texts
-# without one (most rationales) need none of the four scans. Each pattern also has a cheap
-# necessary condition (a simpler regex with a literal start, a superset of its matches), so a
-# text with "DynamoDB" in it does not pay for four scans that try every position.
-_LETTER_HINT = re.compile(r"[A-J](?!\w)")
-# The same before markup is removed: `plain` turns markup (which may start with "_") into spaces,
-# so such a letter is followed in the raw text by a character that is no letter or digit.
-_RAW_LETTER_HINT = re.compile(r"[A-J](?![^\W_])")
-_KEYWORD_LETTER = re.compile(r"(?:option|answer|choice|letter|response)s?\s+\(?[a-j]")  # pattern 1, lower-cased
-_PAREN_LETTER = re.compile(r"\([A-J]\)")  # pattern 2
-_LETTER_LIST_HINT = re.compile(r"[A-J](?:\s*,\s*[A-J])*\s*,?\s*(?:and|or|&)\s+[A-J]")  # pattern 3, no lookarounds
-_SENTENCE_LETTER = re.compile(r"[.!?]\s[A-J]")  # pattern 4 after the first character
-
-
-def _possible_patterns(body: str) -> tuple[bool, bool, bool, bool]:
-    ascii_text = body.isascii()  # lower-casing non-ASCII text can create ASCII letters: no shortcut
-    return (not ascii_text or bool(_KEYWORD_LETTER.search(view(body).lower)),
-            bool(_PAREN_LETTER.search(body)),
-            bool(_LETTER_LIST_HINT.search(body)),
-            body[:1] in ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J") or bool(_SENTENCE_LETTER.search(body)))
-
-
-def letter_refs(text: str) -> tuple[LetterRef, ...]:
-    """References to options by letter ("option B", "(C)", "A and D are correct"), first to last."""
-    # most texts fail the raw test: decided before any shared view is made for them
-    return _letter_refs(text) if _RAW_LETTER_HINT.search(text) else ()
-
-
-@per_text
-def _letter_refs(text: str) -> tuple[LetterRef, ...]:
-    body = view(text).plain
-    if not _LETTER_HINT.search(body):
-        return ()
-    needed = _possible_patterns(body)
-    found: dict[int, LetterRef] = {}
-    for pattern, possible in zip(_LETTER_PATTERNS, needed):
-        if not possible:
-            continue
-        for m in pattern.finditer(body):
-            if any(r.start <= m.start(1) < r.end for r in found.values()):
-                continue
-            letters = tuple(re.findall(r"[A-J]", m.group(1)))
-            found[m.start(1)] = LetterRef(letters, m.start(1), m.end(1), _sentence_at(body, m.start(1)))
-    return tuple(found[k] for k in sorted(found))
 
 
 # --- names -----------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ _GROUPS = "Kelley (1939), J. Educ. Psychol. 30, upper and lower 27 %"
 
 def _min_n(ctx) -> int:
     """R001's `min-respondents`, which every response rule honours."""
-    from qlint.engine import RuleContext
+    from qlint.rules.context import RuleContext
 
     return int(RuleContext(RULES.get("R001"), ctx.config, ctx.exams).option("min-respondents"))
 

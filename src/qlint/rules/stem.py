@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.analysis import per_text, view
+from qlint.prose.views import per_text, view
 from qlint.model import Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (
     CLAUSE_BREAKS, LEAST_QUALITY, NEGATION_IDIOMS, NEGATIONS, NEGATIVE_LEAD, TASK_VERBS, WH_WORDS,
 )
 from qlint.rules.cues import components
-from qlint.rules.parsing import Word, blanks, emphasised, lead_in, raw_sentences, stem_body, words
+from qlint.rules.parsing import Word, blanks, emphasised, lead_in, stem_body, words
+from qlint.prose.sentences import raw_sentences
 
 _H17 = "Haladyna, Downing & Rodriguez (2002) guideline 17; NBME item-writing guide (Paniagua & Swygert 2016)"
 

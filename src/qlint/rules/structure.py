@@ -1,6 +1,6 @@
 """Option data every export relies on: one id per option, visible text in every option.
 
-The checks live in `qlint.soundness`, which the exporters run too: a question these rules flag is
+The checks live in `qlint.prose.soundness`, which the exporters run too: a question these rules flag is
 refused by every export even when the rule is ignored or suppressed.
 """
 
@@ -10,7 +10,7 @@ from typing import Iterator
 
 from qlint.model import Question
 from qlint.rules import Finding, rule
-from qlint.soundness import data_errors
+from qlint.prose.soundness import data_errors
 
 _GATE = "; every export refuses such a question, whatever the configuration"
 

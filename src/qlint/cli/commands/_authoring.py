@@ -7,8 +7,9 @@ import argparse
 import sys
 
 from qlint.cli import EXIT_ERROR
-from qlint.engine import Settings, load_exams, make_settings
-from qlint.project.config import ConfigError, load_config
+from qlint.cli.config import load_config
+from qlint.lint.engine import Settings, load_exams, make_settings
+from qlint.project.config import ConfigError
 
 
 def add_mode_flags(p: argparse.ArgumentParser, what: str) -> None:
@@ -30,10 +31,6 @@ def project(with_exams: bool = True) -> Settings | None:
     if with_exams:
         load_exams(settings)
     return settings
-
-
-def internal_error(path: str, doing: str, exc: Exception) -> str:
-    return f"{path}:1:1: internal error while {doing}: {type(exc).__name__}: {exc}"
 
 
 def refuse_batch(problems: list[str]) -> int:

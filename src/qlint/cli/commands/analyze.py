@@ -10,10 +10,11 @@ from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.cli.commands.check import _csv, choose_formats, use_color, write_report
 from qlint.diagnostic import Severity
 from qlint.files import UnsafePathError
-from qlint.project.config import ConfigError, load_config
+from qlint.project.config import ConfigError
+from qlint.cli.config import load_config
 from qlint.reports import REPORTERS, ReportContext
 from qlint.reports._context import link_base, repository_root
-from qlint.selection import SelectionError
+from qlint.lint.selection import SelectionError
 
 MAX_NOTES = 20
 
@@ -49,7 +50,7 @@ def _say(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.engine import load_exams, make_settings
+    from qlint.lint.engine import load_exams, make_settings
     from qlint.itemanalysis.bankkeys import load_keys
     from qlint.itemanalysis.data import ResponsesError
     from qlint.itemanalysis.findings import only_responses, run_rules

@@ -10,14 +10,15 @@ from typing import Mapping
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
-from qlint.runner import RunOptions
-from qlint.engine import LintResult, lint, make_settings, source_texts
+from qlint.lint.runner import RunOptions
+from qlint.lint.engine import LintResult, lint, make_settings, source_texts
 from qlint.files import UnsafePathError, write_output
-from qlint.project.config import ConfigError, load_config
-from qlint.project.discovery import display_path
+from qlint.project.config import ConfigError
+from qlint.cli.config import load_config
+from qlint.paths import display_path
 from qlint.reports import REPORTERS, ReportContext, needs_figures
-from qlint.reports._context import bank_figures, run_context
-from qlint.selection import SelectionError
+from qlint.cli.reporting import bank_figures, run_context
+from qlint.lint.selection import SelectionError
 
 
 def _csv(value: str) -> list[str]:
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         if failed is not None:
             return failed
     if args.fix or args.diff:
-        from qlint.fixing import run_fixes  # only --fix / --diff need the YAML editor
+        from qlint.cli.commands._fixing import run_fixes  # only --fix / --diff need the YAML editor
 
         code = run_fixes(args, paths, settings, sys.stdout, sys.stderr)
         if code is not None:

@@ -4,59 +4,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
-from qlint.diagnostic import Severity
-from qlint.engine import lint, make_settings
-from qlint.exporters import EXPORTERS, SCORING, ExportJob
-from qlint.files import UnsafePathError
-from qlint.model import Question
+from qlint.lint.engine import lint, make_settings
+from qlint.cli.commands._report import add_output_format, known_format, report, says_text
+from qlint.exporters import EXPORTERS, SCORING
+from qlint.exporters.pipeline import DEFAULT_STATUS, ExportRequest, Filters, Linted, export_bank
 from qlint.printable import printable, raw_stream
-from qlint.project.discovery import display_path
-from qlint.project.config import ConfigError, load_config
-from qlint.reports import REPORTERS, ReportContext
-from qlint.selection import SelectionError
-
-DEFAULT_STATUS = ("published", "review")
+from qlint.paths import display_path
+from qlint.project.config import ConfigError
+from qlint.cli.config import load_config
+from qlint.lint.selection import SelectionError
 
 
 def _csv(value: str) -> list[str]:
     return [v for v in (s.strip() for s in value.split(",")) if v]
-
-
-def _filters(exams=(), domains=(), tags=(), statuses=DEFAULT_STATUS):
-    """(option, test) in the order they apply; a question any test rejects is left out."""
-    return [
-        ("--exam", lambda d: not exams or d.get("exam") in exams),
-        ("--domain", lambda d: not domains or d.get("domain") in domains),
-        ("--tag", lambda d: not tags or bool(set(tags) & set(d.get("tags") or []))),
-        ("--status", lambda d: d.get("status") in statuses),
-    ]
-
-
-def skipped_by(data: dict, filters) -> str | None:
-    """The first filter that leaves this question out, or None when it is exported."""
-    return next((name for name, keep in filters if not keep(data)), None)
-
-
-def select_questions(questions: list[Question], exams=(), domains=(), tags=(), statuses=DEFAULT_STATUS) -> list[Question]:
-    filters = _filters(exams, domains, tags, statuses)
-    out = [q for q in questions if skipped_by(q.data, filters) is None]
-    return sorted(out, key=lambda q: (q.exam, q.domain, q.id))
-
-
-def _skipped_note(skipped: Counter, statuses: str) -> str:
-    """"; skipped 3 by --domain, 1 by --status (draft)" for the summary line."""
-    if not skipped:
-        return ""
-    parts = [f"{n} by {name}" + (f" ({statuses})" if name == "--status" else "")
-             for name, n in sorted(skipped.items(), key=lambda kv: FILTER_ORDER.index(kv[0]))]
-    return f"; skipped {', '.join(parts)}"
-
-
-FILTER_ORDER = ["--exam", "--domain", "--tag", "--status"]
 
 
 class _Progress:
@@ -91,12 +54,15 @@ def configure(p: argparse.ArgumentParser):
                    help="multiple-response credit in every format: all-or-nothing, or partial as Moodle grades "
                         "(default: [export] scoring in the config, else partial)")
     p.add_argument("--force", action="store_true", help="export even when the questions have lint errors")
+    add_output_format(p)
     return run
 
 
 def run(args: argparse.Namespace) -> int:
     if args.format not in EXPORTERS:
         print(f"qlint: error: unknown export format {args.format!r}; choose from: {', '.join(EXPORTERS.names())}", file=sys.stderr)
+        return EXIT_ERROR
+    if not known_format(args.output_format):
         return EXIT_ERROR
     try:
         config = load_config()
@@ -105,45 +71,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"qlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     result = lint(args.paths or [str(config.bank_dir)], settings)
-    filters = _filters(args.exam, args.domain, args.tag, tuple(args.status))
-    # Only what is exported must be clean: a draft's TODOs do not block publishing the rest.
-    left_out = {display_path(p): (by, r.data.get("status")) for p, r in result.results.items()
-                if r.kind == "question" and r.data is not None and (by := skipped_by(r.data, filters))}
-    errors = [d for d in result.diagnostics if d.severity >= Severity.ERROR and d.path not in left_out]
-    if result.fatal or (errors and not args.force):
-        sys.stderr.write(REPORTERS.get("text")(errors or result.diagnostics, ReportContext(len(result.files))))
-        why = "files cannot be read" if result.fatal else "the questions it exports have lint errors (use --force to export anyway)"
-        print(f"qlint: error: not exporting: {why}", file=sys.stderr)
-        return EXIT_ERROR
-    loaded = [Question(p, r.data) for p, r in result.results.items()
-              if r.kind == "question" and r.data is not None and not any(d.code == "S001" for d in r.diagnostics)]
-    questions = select_questions(loaded, args.exam, args.domain, args.tag, tuple(args.status))
-    skipped = Counter(by for by, _status in left_out.values())
-    statuses = ", ".join(sorted({str(status) for by, status in left_out.values() if by == "--status"}))
-    if not questions:
-        print(f"qlint: error: no questions match the filters{_skipped_note(skipped, statuses)}", file=sys.stderr)
-        return EXIT_ERROR
-    exp = EXPORTERS.get(args.format)
-    job = ExportJob(
-        questions=questions,
-        exams=settings.exams,
+    linted = [Linted(p, display_path(p), r.kind, r.data, r.diagnostics) for p, r in result.results.items()]
+    request = ExportRequest(
+        format=args.format,
         output=Path(args.output),
+        filters=Filters(tuple(args.exam), tuple(args.domain), tuple(args.tag), tuple(args.status)),
         zip=not args.no_zip,
         shuffle=not args.no_shuffle,
         scoring=args.scoring or config.scoring,
+        force=args.force,
         bank_root=config.bank_dir,
-        progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(questions) >= 200 else None,
+        progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(linted) >= 200 else None,
     )
-    try:
-        out = exp.write(job)
-    except (UnsafePathError, FileNotFoundError, ValueError) as exc:
-        print(f"qlint: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except OSError as exc:  # the output cannot be written: a directory in the way, no permission, disk full
-        print(f"qlint: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_ERROR
-    for w in out.warnings:
-        print(f"warning: {w}", file=sys.stderr)
-    print(f"Exported {len(questions)} question{'s' if len(questions) != 1 else ''} as {args.format} "
-          f"to {printable(args.output)}{_skipped_note(skipped, statuses)}")
-    return EXIT_OK
+    outcome = export_bank(linted, result.diagnostics, result.fatal, settings.exams, request)
+    code = EXIT_ERROR if outcome.refused else EXIT_OK
+    report(outcome.diagnostics, args.output_format, len(result.files), code)
+    if outcome.refused:  # the diagnostics above say where; this line says what happened
+        print(f"qlint: error: not exporting: {outcome.refused}" if outcome.diagnostics
+              else f"qlint: error: {outcome.refused}{outcome.skipped_note()}", file=sys.stderr)
+        return code
+    print(f"Exported {outcome.exported} question{'s' if outcome.exported != 1 else ''} as {args.format} "
+          f"to {printable(args.output)}{outcome.skipped_note()}", file=sys.stdout if says_text(args.output_format) else sys.stderr)
+    return code

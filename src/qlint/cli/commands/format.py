@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from qlint.changes import Change, publish
-from qlint.cli.commands._authoring import add_mode_flags, internal_error, mode_of, project, refuse_batch
+from qlint.authoring.changes import Change, publish
+from qlint.cli.commands._authoring import add_mode_flags, mode_of, project, refuse_batch
+from qlint.authoring.changes import internal_error
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.loading.errors import LoadError
-from qlint.project.discovery import discover, display_path
+from qlint.project.discovery import discover
+from qlint.paths import display_path
 
 
 @command("format", "Rewrite files in the canonical layout (key order, text style, indentation).",
@@ -23,7 +25,7 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.formatter import FormatError, format_file
+    from qlint.authoring.formatter import FormatError, format_file
 
     settings = project(with_exams=False)
     if settings is None:

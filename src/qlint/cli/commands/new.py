@@ -6,15 +6,15 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from qlint.changes import create
+from qlint.authoring.changes import create
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
 from qlint.cli.commands._authoring import project
-from qlint.project.discovery import display_path
+from qlint.paths import display_path
 from qlint.printable import printable
 from qlint.files import UnsafePathError
 
 if TYPE_CHECKING:  # the scaffold (and the formatter under it) loads only when `qlint new` runs
-    from qlint.scaffold import Spec
+    from qlint.authoring.scaffold import Spec
 
 
 class _Ask:
@@ -40,7 +40,7 @@ class _Ask:
 
 
 def interview(spec: Spec, exams, ask: _Ask) -> None:
-    from qlint.scaffold import default_id
+    from qlint.authoring.scaffold import default_id
     spec.exam = ask("Exam code", spec.exam or (sorted(exams)[0] if exams else ""), sorted(exams) or None)
     exam = exams[spec.exam]
     for i, d in enumerate(exam.domains, 1):
@@ -75,7 +75,7 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.scaffold import ScaffoldError, Spec, check_id, default_id, render, target_path, validate_spec
+    from qlint.authoring.scaffold import ScaffoldError, Spec, check_id, default_id, render, target_path, validate_spec
 
     settings = project()
     if settings is None:

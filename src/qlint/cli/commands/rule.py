@@ -6,31 +6,8 @@ import argparse
 import sys
 
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
-from qlint.rules import RULES, Rule, by_name_or_code
-
-
-def render(rule: Rule) -> str:
-    """The rule's full documentation as Markdown; `docs/rules.md` and SARIF read the same text."""
-    head = [f"# {rule.code} {rule.name}", "", f"Default severity: {rule.severity}"
-            + _state(rule) + (" · fixable" if rule.fixable else "")]
-    if rule.preview:
-        head += ["", "Preview: its judged precision on real questions is below the bar for default rules "
-                 "(docs/rules-design.md). Run it with `--preview`, `preview = true`, or by selecting its code."]
-    body = rule.doc.split("\n", 1)
-    lines = head + ["", body[0]] + ([body[1].rstrip()] if len(body) > 1 else [])
-    if rule.options:
-        lines += ["", "## Options", "", "| option | default | meaning |", "|---|---|---|"]
-        lines += [f"| `{k}` | `{o.default!r}` | {o.description} |" for k, o in rule.options.items()]
-    if rule.source:
-        lines += ["", "## Source", "", rule.source]
-    return "\n".join(lines) + "\n"
-
-
-def _state(rule: Rule) -> str:
-    if rule.preview:
-        return " (preview)"
-    return "" if rule.default_enabled else " (off by default)"
-
+from qlint.rules import RULES, by_name_or_code
+from qlint.rules.docs import _state, render
 
 DOC_HEADER = """<!-- Generated from the rule declarations by `make docs`
      (.venv/bin/qlint rule --all --format markdown > docs/rules.md); do not edit by hand. -->

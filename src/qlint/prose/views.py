@@ -18,7 +18,7 @@ from functools import wraps
 from typing import Any, Callable, TypeVar
 
 from qlint.model import Question, lazy
-from qlint.text import STOPWORDS, negated_spans, plain, sentences, stem, tokenise
+from qlint.text import STOPWORDS, plain, sentences, stem, tokenise
 
 T = TypeVar("T")
 
@@ -61,11 +61,6 @@ class TextView:
         return _views.get(raw.rstrip()) if raw[-1:].isspace() else None
 
     @lazy
-    def negated(self) -> list[bool]:
-        """NegEx scope of each token (window 5); read-only by convention."""
-        return negated_spans(self.tokens)
-
-    @lazy
     def sentences(self) -> tuple[str, ...]:
         return tuple(sentences(self.raw))
 
@@ -95,16 +90,6 @@ class TextView:
         """False only if `pattern` (lower-case, no flags: a superset of a case-insensitive
         pattern's matches) finds nothing in the lower-cased text; non-ASCII text always passes."""
         return not self.raw.isascii() or pattern.search(self.lower) is not None
-
-    def derive(self, fn: Callable[..., T], *args: Any) -> T:
-        """fn(raw, *args), computed once per string and arguments."""
-        key = (fn, args) if args else fn
-        try:
-            return self._memo[key]
-        except KeyError:
-            value = self._memo[key] = fn(self.raw, *args)
-            return value
-
 
 _views: dict[str, TextView] = {}
 

@@ -8,19 +8,17 @@ changes and the result is verified before it is kept.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
-from typing import TextIO
 
-from qlint.changes import Change, publish
-from qlint.cli.commands._authoring import internal_error, refuse_batch
+from qlint.authoring.changes import Change, internal_error
+from qlint.authoring.yamledit import EditError, set_scalar
 from qlint.diagnostic import Diagnostic
-from qlint.engine import Settings, check_file, load_exams
+from qlint.lint.engine import Settings, check_file
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import decode, read_source
-from qlint.project.discovery import discover, display_path
+from qlint.paths import display_path
+from qlint.project.discovery import discover
 from qlint.rules import RULES
-from qlint.yamledit import EditError, set_scalar
 
 MAX_ROUNDS = 10
 
@@ -97,26 +95,3 @@ def fix_paths(paths: list[str], settings: Settings, unsafe: bool = False) -> Fix
     for f in files:
         fix_file(f, settings, unsafe, report)
     return report
-
-
-def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO, err: TextIO) -> int | None:
-    """--fix / --diff for `qlint check`: an exit code when the command ends here (--diff), else None."""
-    if not settings.exams:
-        load_exams(settings)
-    report = fix_paths(paths, settings, args.unsafe_fixes)
-    if report.internal:
-        return refuse_batch(report.internal)
-    mode = "diff" if args.diff else "write"
-    changed, failed = publish(report.changes, mode, out, err, verb="fixed", root=settings.config.root)
-    for line in report.failed + (report.unreadable if mode == "diff" else []):  # --fix: the lint after reports them
-        err.write(line + "\n")
-    n = len(report.applied)
-    verb = "Would fix" if mode == "diff" else "Fixed"
-    if failed:
-        n = changed = 0  # the batch failed: nothing was written
-    err.write(f"{verb} {n} problem{'s' if n != 1 else ''} in {changed} file{'s' if changed != 1 else ''}."
-              + (f" {report.unsafe_left} more fixable with --unsafe-fixes." if report.unsafe_left and not args.unsafe_fixes else "")
-              + "\n")
-    if mode == "diff":
-        return 2 if failed or report.unreadable else (1 if changed else 0)
-    return 2 if failed else None

@@ -22,7 +22,7 @@ import yaml
 
 from qlint.diagnostic import Diagnostic
 from qlint.rules import RULES, Rule, by_name_or_code
-from qlint.selection import Selection, SelectionError, expand_all
+from qlint.lint.selection import Selection, SelectionError, expand_all
 
 try:  # libyaml's scanner gives token spans cheaply; the pure one is the same grammar
     from yaml import CLoader as _Loader

@@ -15,7 +15,7 @@ import signal
 import sys
 from typing import Any, Callable
 
-from qlint.interrupts import Failure, Terminated
+from qlint.lint.interrupts import Failure, Terminated
 
 
 def _serve(conn: Any, func: Callable[[Any, Any], Any], items: list[Any], settings: Any) -> None:
@@ -92,17 +92,20 @@ def run(func: Callable[[Any, Any], Any], items: list[Any], settings: Any, jobs: 
         busy = set(workers)
         while busy:
             for conn in wait(list(busy)):
+                # a killed worker shows as end of file or, on the socket pair, a reset connection
                 try:
                     kind, start, values = conn.recv()
-                except EOFError:
+                except (EOFError, ConnectionResetError):
                     raise Failure(f"a worker process stopped ({_ended(workers.pop(conn))})") from None
                 if kind == "error":
                     raise Failure(f"a worker process failed: {values}")
                 results[start:start + len(values)] = values
-                if chunks:
-                    conn.send(chunks.pop())
-                else:
-                    conn.send(None)
+                chunk = chunks.pop() if chunks else None  # None: no more work, the worker exits
+                try:
+                    conn.send(chunk)
+                except (BrokenPipeError, ConnectionResetError):
+                    raise Failure(f"a worker process stopped ({_ended(workers.pop(conn))})") from None
+                if chunk is None:
                     busy.discard(conn)
     except (KeyboardInterrupt, Failure):
         _stop(workers)

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from qlint import __version__
-from qlint.cache import Cache, digest
-from qlint.cache_codec import FORMAT as CACHE_FORMAT
+from qlint.lint.cache import Cache, digest
+from qlint.lint.cache_codec import FORMAT as CACHE_FORMAT
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import read_bytes
 from qlint.loading.schema import SCHEMAS, schema_text
-from qlint.project.discovery import display_path, display_paths
+from qlint.paths import display_path, display_paths
 
 PARALLEL_MIN_FILES = 200  # below this, starting workers costs more than it saves
 
@@ -74,7 +74,7 @@ def map_files(func: Callable[[str, Any], Any], paths: list[str], settings: Any, 
     n = _jobs(jobs)
     if n <= 1 or len(paths) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
         return [func(p, settings) for p in paths]
-    from qlint import workers
+    from qlint.lint import workers
 
     gc.freeze()  # the parent's objects stay put in the workers: no copy-on-write from collections
     try:  # forked: workers inherit the loaded rules and schemas

@@ -16,7 +16,7 @@ Two questions are asked of a text:
   answer", "Correct:"), except in a conditional that describes another scenario ("would be the
   correct choice when", "is the right choice if").
 
-Every function here is pure and memoised per string or per question (`qlint.analysis`).
+Every function here is pure and memoised per string or per question (`qlint.prose.views`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from qlint.analysis import per_question, per_text, view
+from qlint.prose.views import per_question, per_text, view
 from qlint.model import Question
 from qlint.text import STOPWORDS
 
@@ -191,11 +191,6 @@ def _opening(text: str) -> frozenset[str]:
     first = clauses(text)[:1]
     _all, free = _scoped_tokens(first[0]) if first else ((), ())
     return frozenset(every[:_OPENING]) | frozenset(free[:_OPENING_CLAUSE])
-
-
-def about(q: Question, text: str) -> tuple[int, ...]:
-    """Indexes of the options `text` names by a distinctive word (outside contrast scopes)."""
-    return tuple(i for i, d in enumerate(distinctive(q)) if d and mentions(text, d, free_only=True))
 
 
 # ---------------------------------------------------------------------------------------------

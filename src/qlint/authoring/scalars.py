@@ -27,7 +27,7 @@ from ruamel.yaml import YAML
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.errors import LoadError
 from qlint.loading.limits import Limits
-from qlint.yamldoc import Scalar
+from qlint.authoring.yamldoc import Scalar
 
 _LIMITS = Limits()
 try:  # libyaml's loader when built with it; the pure one resolves the same 1.1 types

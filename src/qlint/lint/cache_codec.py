@@ -129,7 +129,7 @@ def dump_result(result: Any) -> bytes:
 
 
 def load_result(blob: Any) -> Any:
-    from qlint.engine import FileResult  # the engine imports the runner, which imports this
+    from qlint.lint.engine import FileResult  # the engine imports the runner, which imports this
 
     v = _loads(blob)
     _check(isinstance(v, list) and len(v) == 5)

@@ -12,7 +12,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from qlint.analysis import per_question
+from qlint.prose.views import per_question
 from qlint.model import Question
 from qlint.text import id_key, same_text, skeleton
 
@@ -36,7 +36,7 @@ def renders_empty(text: str) -> bool:
         return False
     if not shown.strip():
         return True
-    from qlint.exporters._content import render  # as every exporter renders it (raw HTML shown as text)
+    from qlint.markup import render
 
     page = render(text)
     if "<img" in page:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import difflib
 import os
-from functools import lru_cache
-from pathlib import Path
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Iterable
 
 from qlint.bank import Bank
 from qlint.bank.entry import BankEntry
-from qlint.cache import digest
 from qlint.diagnostic import Diagnostic, Severity
+from qlint.lint.cache import digest
+from qlint.lint.runner import FileChecker, RunOptions
+from qlint.lint.selection import Selection
+from qlint.lint.suppression import MARKER, apply_suppressions
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.indentation import find_slip
@@ -24,31 +26,13 @@ from qlint.loading.positions import Locator, yaml_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
+from qlint.paths import absolute_path, display_path, display_paths, is_within, real_path
 from qlint.project.banks import bank_folders, exams_folder, in_exams_folder
 from qlint.project.config import Config
-from qlint.project.discovery import (YAML_SUFFIXES, absolute_path, discover, display_path, display_paths, entered,
-                                     is_within, real_path, walk)
+from qlint.project.discovery import YAML_SUFFIXES, discover, entered, walk
 from qlint.project.exams import Exam
 from qlint.rules import RULES, Finding, Rule
-from qlint.runner import FileChecker, RunOptions
-from qlint.selection import Selection
-from qlint.suppression import MARKER, apply_suppressions
-
-
-@dataclass
-class RuleContext:
-    """What a check sees besides the question: its options and the exam definitions."""
-
-    rule: Rule
-    config: Config
-    exams: dict[str, Exam]
-    bank: Any = None
-
-    def option(self, name: str) -> Any:
-        configured = self.config.rules.get(self.rule.code, {}) or self.config.rules.get(self.rule.name, {})
-        if name in configured:
-            return configured[name]
-        return self.rule.options[name].default
+from qlint.rules.context import RuleContext
 
 
 @dataclass

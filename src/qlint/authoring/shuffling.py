@@ -23,20 +23,15 @@ keyed options stay keyed.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from qlint.model import Question
-from qlint.yamldoc import Doc, Scalar
+from qlint.prose import letters
+from qlint.text import plain
+from qlint.authoring.yamldoc import Doc, Scalar
 
-_WORD = r"(?:[Oo]ptions?|[Aa]nswers?|[Cc]hoices?|[Ll]etters?|OPTIONS?|ANSWERS?|CHOICES?)"
-LETTER_REFS = (
-    re.compile(_WORD + r"\s+\(?[A-J]\)?(?![\w'’-])"),  # option B, answer (C)
-    re.compile(r"(?<![\w(])\([A-J]\)(?![\w)])"),  # (C)
-    re.compile(r"(?<![\w'’-])[A-J]\s*(?:,|&|\band\b|\bor\b)\s*[A-J](?![\w'’-])"),  # A and D, B or C
-)
 TEXT_FIELDS = ("stem", "trap", "explanation")
 OPTION_FIELDS = ("text", "rationale", "right_when", "why_chosen")
 
@@ -49,7 +44,9 @@ class LetterRef:
 
 
 def letter_refs(data: dict[str, Any]) -> list[LetterRef]:
-    """Places where a question's text refers to an option by its letter."""
+    """Places where a question's text refers to an option by its letter, found by the detector
+    K006-K008 use (`qlint.prose.letters`), in every text field: reordered, the letters would
+    name other options."""
     texts = [(f"/{k}", data.get(k)) for k in TEXT_FIELDS]
     for i, o in enumerate(data.get("options") or []):
         texts += [(f"/options/{i}/{k}", o.get(k)) for k in OPTION_FIELDS]
@@ -57,8 +54,10 @@ def letter_refs(data: dict[str, Any]) -> list[LetterRef]:
     for pointer, text in texts:
         if not isinstance(text, str):
             continue
-        hits = sorted((m.start(), m.group(0)) for rx in LETTER_REFS for m in rx.finditer(text))
-        out += [LetterRef(pointer, start, found) for start, found in hits]
+        body = plain(text)  # the detector's offsets are in the text without markup
+        for ref in letters.letter_refs(text):
+            at = ref.at if body == text else max(text.find(ref.quote), 0)
+            out.append(LetterRef(pointer, at, ref.quote))
     return out
 
 

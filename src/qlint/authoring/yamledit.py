@@ -10,11 +10,11 @@ import copy
 import json
 from typing import Any
 
-from qlint import scalars
-from qlint.formatter import FormatError, load, verify
+from qlint.authoring import scalars
+from qlint.authoring.formatter import FormatError, load, verify
 from qlint.loading.positions import split_pointer
 from qlint.project.config import Config
-from qlint.yamldoc import BLOCK_HEADER, Doc, Entry, Scalar, Seq, Unsupported, ends, parse
+from qlint.authoring.yamldoc import BLOCK_HEADER, Doc, Entry, Scalar, Seq, Unsupported, ends, parse
 
 
 class EditError(Exception):

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - PyYAML wheels ship libyaml
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 from qlint.loading.errors import LoadError
-from qlint.loading.positions import join_pointer, split_pointer
+from qlint.loading.positions import split_pointer
 
 
 class Unsupported(Exception):
@@ -82,11 +82,6 @@ class Entry:
     col: int  # the key's column
     leading: list[str] = field(default_factory=list)  # full-line comments ('# ...') and blanks ('') before it
     eol: str | None = None  # comment on the key's line or the inline value's last line
-
-    @property
-    def start_line(self) -> int:
-        return self.line
-
 
 @dataclass
 class Item:
@@ -395,5 +390,3 @@ def _eol_owner(b: _Builder, line: int, elements: list[Entry | Item]) -> Entry | 
     return best
 
 
-def pointer_of(parts: list[Any]) -> str:
-    return join_pointer(parts)

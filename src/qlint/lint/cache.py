@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from qlint import cache_codec as codec
-from qlint.cache_folder import DB, Refused, create_db, prepare
+from qlint.lint import cache_codec as codec
+from qlint.lint.cache_folder import DB, Refused, create_db, prepare
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (fp TEXT, path TEXT, digest TEXT, result BLOB, PRIMARY KEY (fp, path));

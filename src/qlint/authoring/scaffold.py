@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qlint.files import safe_join
-from qlint.formatter import format_text
+from qlint.authoring.formatter import format_text
 from qlint.loading.schema import schema
 from qlint.loading.schema_fixes import slug
 from qlint.project.config import Config
 from qlint.project.exams import Exam
 from qlint.rules.core import NUMBER_NAMES
-from qlint.scalars import render_inline
+from qlint.authoring.scalars import render_inline
 
 TODO = "TODO"
 

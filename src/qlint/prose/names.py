@@ -2,20 +2,20 @@
 
 An explanation names "Amazon Simple Queue Service" as often by "SQS" as by its words, and a
 question may define its own short forms ("Key Management Service (KMS)"). A text's *keys* are
-its content words (`qlint.stance.option_words`) plus, for each run of capitalised words, the
+its content words (`qlint.prose.stance.option_words`) plus, for each run of capitalised words, the
 initials of the run ("=sqs"), and each all-capital word ("=kms"). The vendor prefix ("Amazon",
 "AWS") is left out: it is in nearly every option and names none of them.
 
-Every function here is pure and memoised per string or per question (`qlint.analysis`).
+Every function here is pure and memoised per string or per question (`qlint.prose.views`).
 """
 
 from __future__ import annotations
 
 import re
 
-from qlint.analysis import per_question, per_text, view
+from qlint.prose.views import per_question, per_text, view
 from qlint.model import Question
-from qlint.stance import option_words, stem
+from qlint.prose.stance import option_words, stem
 
 _VENDOR = frozenset({"amazon", "aws"})
 VENDOR_KEYS = frozenset({stem("amazon"), stem("aws"), "=aws"})

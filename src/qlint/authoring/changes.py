@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TextIO
 
 from qlint.files import Batch, StaleFile, UnsafePathError
+from qlint.paths import is_within
 from qlint.printable import printable
-from qlint.project.discovery import is_within
 
 
 @dataclass(frozen=True)
@@ -108,3 +108,7 @@ def create(path: str, data: str, overwrite: bool = False) -> None:
         else:
             batch.create(path, data)
         batch.commit()
+
+
+def internal_error(path: str, doing: str, exc: Exception) -> str:
+    return f"{path}:1:1: internal error while {doing}: {type(exc).__name__}: {exc}"

@@ -3,7 +3,7 @@
 Canonical form:
 - keys in the order the schema lists them (`properties`, and `$defs.option.properties` for options);
   keys the schema does not know follow, in the author's order;
-- scalars styled by the rule in `qlint.scalars`; lists of short scalars in flow style (`[a, b]`)
+- scalars styled by the rule in `qlint.authoring.scalars`; lists of short scalars in flow style (`[a, b]`)
   when they fit the line, one item per line otherwise;
 - indentation `indent` (list dashes indented under their key), line width `width`;
 - a blank line between options and before every top-level field that spans several lines; no
@@ -21,16 +21,16 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from qlint.changes import Change
+from qlint.authoring.changes import Change
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.positions import yaml_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import schema
 from qlint.project.config import Config, FormatOptions
-from qlint.project.discovery import display_path, is_within
-from qlint import scalars
-from qlint.yamldoc import Doc, Entry, Map, Scalar, Seq, Unsupported, Value, parse
+from qlint.paths import display_path
+from qlint.authoring import scalars
+from qlint.authoring.yamldoc import Doc, Entry, Map, Scalar, Seq, Unsupported, Value, parse
 
 BLANK_BETWEEN_ITEMS = {("options",)}  # lists whose items are separated by one blank line
 

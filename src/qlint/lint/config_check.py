@@ -1,5 +1,6 @@
 """Check a configuration table: its shape against schema/config.schema.json, then its content
-against what qlint knows (rule codes and names, each rule's options and their types, formats)."""
+against the rules (codes and names, each rule's options and their types, selectors). The output
+format is checked by `qlint.cli.config`, which knows the reporters."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, Iterator
 
 from qlint.loading.schema import validate
 from qlint.rules import RULES, Rule, by_name_or_code
-from qlint.selection import SelectionError, expand_all
+from qlint.lint.selection import SelectionError, expand_all
 
 Problem = tuple[str, str]  # (dotted key, message)
 
@@ -26,12 +27,6 @@ def check_config(raw: dict[str, Any]) -> list[Problem]:
         problems += [(f"severity.{_quote(key)}", m) for _i, m in _selectors([key])]
     for key, table in raw.get("rules", {}).items():
         problems += [(f"rules.{_quote(key)}{sub}", m) for sub, m in _rule_options(key, table)]
-    fmt = raw.get("output-format")
-    if fmt is not None:
-        from qlint.reports import REPORTERS
-
-        if fmt not in REPORTERS:
-            problems.append(("output-format", f"unknown output format {fmt!r}; choose from: {', '.join(REPORTERS.names())}"))
     return problems
 
 

@@ -1,0 +1,67 @@
+"""The configuration in force, checked against everything qlint knows: its schema, rule codes
+and options, selectors and output formats (a mistake is a ConfigError, exit 2)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from qlint.diagnostic import Severity
+from qlint.loading.limits import Limits
+from qlint.paths import display_path
+from qlint.project.config import Config, ConfigError, FormatOptions, find_config
+
+
+def load_config(start: Path | None = None) -> Config:
+    """The configuration in force at `start` (default: the working directory), validated."""
+    start = start or Path.cwd()
+    source, raw = find_config(start)
+    root = source.parent if source else start.resolve()
+    if source is not None:
+        from qlint.lint.config_check import check_config  # imports the rule registry
+
+        problems = check_config(raw) + _output_format(raw)
+        if problems:
+            prefix = "tool.qlint." if source.name == "pyproject.toml" else ""
+            shown = display_path(str(source))
+            raise ConfigError("\n".join(f"{shown}: {prefix}{key}: {message}" if key else f"{shown}: {message}"
+                                         for key, message in problems))
+    names = {f.name.replace("_", "-"): f.name for f in fields(Limits)}
+    return Config(
+        root=root,
+        source=source,
+        bank=raw.get("bank", "bank"),
+        exams=raw.get("exams", "bank/exams"),
+        select=tuple(raw.get("select", ())),
+        extend_select=tuple(raw.get("extend-select", ())),
+        preview=bool(raw.get("preview", False)),
+        ignore=tuple(raw.get("ignore", ())),
+        per_file_ignores={k: tuple(v) for k, v in raw.get("per-file-ignores", {}).items()},
+        severity={k: Severity.parse(v) for k, v in raw.get("severity", {}).items()},
+        rules=_by_code(raw.get("rules", {})),
+        output_format=raw.get("output-format", ""),
+        limits=Limits(**{names[k]: v for k, v in raw.get("limits", {}).items()}),
+        format=FormatOptions(**raw.get("format", {})),  # the config schema checked the keys and ranges
+        scoring=raw.get("export", {}).get("scoring", "partial"),
+    )
+
+
+def _by_code(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rule option tables keyed by code, whether the file named the rule by code or by name."""
+    from qlint.rules import by_name_or_code
+
+    out: dict[str, dict[str, Any]] = {}
+    for key, table in tables.items():
+        found = by_name_or_code(key)
+        out.setdefault(found.code if found else key, {}).update(table)
+    return out
+
+
+def _output_format(raw: dict[str, Any]) -> list[tuple[str, str]]:
+    from qlint.reports import REPORTERS
+
+    fmt = raw.get("output-format")
+    if isinstance(fmt, str) and fmt not in REPORTERS:  # (a wrong type is a schema problem)
+        return [("output-format", f"unknown output format {fmt!r}; choose from: {', '.join(REPORTERS.names())}")]
+    return []

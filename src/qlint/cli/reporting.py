@@ -1,0 +1,37 @@
+"""Build a ReportContext's run figures from a lint run: the command composes the engine's
+result with the reports, so the formats stay pure functions of (diagnostics, context)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from qlint.bank.statistics import blueprint_coverage, key_balance
+from qlint.lint.engine import LintResult, Settings, bank_context
+from qlint.reports._context import link_base, repository_root
+
+
+def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
+    """Key balance and blueprint coverage of the whole bank (not only the files checked)."""
+    bank = result.bank
+    if bank is None:  # no bank rule ran (or their result came from the cache): load the context now
+        questions = {p: r for p, r in result.results.items() if r.kind == "question"}
+        bank = bank_context(settings, questions, result.checker)
+    return {
+        "key_balance": key_balance(bank.entries),
+        "coverage": blueprint_coverage(bank.entries, settings.exams),
+    }
+
+
+def run_context(result: LintResult, settings: Settings, exit_code: int, environ: Mapping[str, str],
+                cwd: Path | None = None) -> dict[str, Any]:
+    """The ReportContext fields every format shares for this run."""
+    here = (cwd or Path.cwd()).resolve()
+    return {
+        "files_checked": len(result.files),
+        "rules": tuple(sorted(settings.selection.enabled)),
+        "exit_code": exit_code,
+        "root": str(repository_root(here)),
+        "cwd": str(here),
+        "link_base": link_base(environ),
+    }

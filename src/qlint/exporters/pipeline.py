@@ -1,0 +1,133 @@
+"""`qlint export` without the command line: keep the questions the filters select, refuse when
+those have lint errors (a draft's TODOs do not block publishing the rest), run the target, and
+say what went wrong as Diagnostics (E001-E003), so every reporter can print it.
+
+The lint itself is the caller's: this package never imports the engine (the layer contract in
+.importlinter), it reads what the lint found as `Linted` records.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from qlint.diagnostic import Diagnostic, Severity
+from qlint.exporters import EXPORTERS, ExportJob
+from qlint.files import UnsafePathError
+from qlint.model import Question
+from qlint.paths import display_path
+from qlint.project.exams import Exam
+from qlint.rules import reported
+
+DEFAULT_STATUS = ("published", "review")
+FILTER_ORDER = ("--exam", "--domain", "--tag", "--status")
+
+
+@dataclass(frozen=True)
+class Filters:
+    exams: tuple[str, ...] = ()
+    domains: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = DEFAULT_STATUS
+
+    def skipped_by(self, data: dict[str, Any]) -> str | None:
+        """The first filter (in FILTER_ORDER) that leaves this question out, or None when it is exported."""
+        if self.exams and data.get("exam") not in self.exams:
+            return "--exam"
+        if self.domains and data.get("domain") not in self.domains:
+            return "--domain"
+        if self.tags and not set(self.tags) & set(data.get("tags") or []):
+            return "--tag"
+        return None if data.get("status") in self.statuses else "--status"
+
+    def select(self, questions: list[Question]) -> list[Question]:
+        """The questions every filter keeps, in export order (exam, domain, id)."""
+        return sorted((q for q in questions if self.skipped_by(q.data) is None), key=lambda q: (q.exam, q.domain, q.id))
+
+
+@dataclass(frozen=True)
+class Linted:
+    """One file as the lint left it: `shown` is its path as diagnostics name it."""
+
+    path: str
+    shown: str
+    kind: str
+    data: dict[str, Any] | None
+    diagnostics: list[Diagnostic]
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    format: str
+    output: Path
+    filters: Filters = Filters()
+    zip: bool = True
+    shuffle: bool = True
+    scoring: str = "partial"
+    force: bool = False  # export even when the exported questions have lint errors
+    bank_root: Path | None = None
+    progress: Callable[[int, int], None] | None = None
+
+
+@dataclass
+class ExportOutcome:
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # what blocked or warned
+    exported: int = 0
+    written: list[Path] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)  # filter -> questions it left out
+    skipped_statuses: tuple[str, ...] = ()  # the statuses --status left out
+    refused: str = ""  # why nothing was written (one line); "" when the export was written
+
+    def skipped_note(self) -> str:
+        """"; skipped 3 by --domain, 1 by --status (draft)" for the summary line."""
+        if not self.skipped:
+            return ""
+        parts = [f"{n} by {name}" + (f" ({', '.join(self.skipped_statuses)})" if name == "--status" else "")
+                 for name, n in sorted(self.skipped.items(), key=lambda kv: FILTER_ORDER.index(kv[0]))]
+        return f"; skipped {', '.join(parts)}"
+
+
+def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal: bool,
+                exams: dict[str, Exam], request: ExportRequest) -> ExportOutcome:
+    """Filter, gate on lint errors, export; never raises for bad input or an unwritable output."""
+    out = ExportOutcome()
+    left_out = {r.shown: (by, r.data.get("status")) for r in linted
+                if r.kind == "question" and r.data is not None and (by := request.filters.skipped_by(r.data))}
+    out.skipped = Counter(by for by, _status in left_out.values())
+    out.skipped_statuses = tuple(sorted({str(s) for by, s in left_out.values() if by == "--status"}))
+    errors = [d for d in lint_diagnostics if d.severity >= Severity.ERROR and d.path not in left_out]
+    if fatal or (errors and not request.force):
+        out.diagnostics = errors or list(lint_diagnostics)
+        out.refused = ("files cannot be read" if fatal
+                       else "the questions it exports have lint errors (use --force to export anyway)")
+        return out
+    loaded = [Question(r.path, r.data) for r in linted if r.kind == "question" and r.data is not None
+              and not any(d.code == "S001" for d in r.diagnostics)]
+    questions = request.filters.select(loaded)
+    if not questions:
+        out.refused = "no questions match the filters"
+        return out
+    job = ExportJob(questions=questions, exams=exams, output=request.output, zip=request.zip,
+                    shuffle=request.shuffle, scoring=request.scoring, bank_root=request.bank_root,
+                    progress=request.progress)
+    try:
+        result = EXPORTERS.get(request.format).write(job)
+    except (UnsafePathError, FileNotFoundError, ValueError) as exc:  # a question the target cannot carry
+        out.diagnostics.append(reported("E001", str(request.output), _shown(str(exc))))
+        out.refused = "a question cannot be exported"
+        return out
+    except OSError as exc:  # a directory in the way, no permission, disk full
+        out.diagnostics.append(reported("E002", str(request.output), f"cannot write: {exc.strerror or exc}"))
+        out.refused = f"cannot write {request.output}"
+        return out
+    out.diagnostics += [reported("E003", str(request.output), _shown(w)) for w in result.warnings]
+    out.exported, out.written = len(questions), result.written
+    return out
+
+
+def _shown(message: str) -> str:
+    """An exporter's `path:line:col: ...` message with the path as diagnostics show it."""
+    path, sep, rest = message.partition(":")
+    return display_path(path) + sep + rest if sep and rest[:1].isdigit() else message

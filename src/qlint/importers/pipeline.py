@@ -1,0 +1,180 @@
+"""`qlint import` without the command line: find the source files, run the importer on each,
+plan one YAML file per question (and its images) under the output folder, write them all or
+nothing, and say what went wrong as Diagnostics (I001-I003, X001) every reporter can print."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from qlint.authoring.changes import internal_error
+from qlint.diagnostic import Diagnostic
+from qlint.files import Batch, StaleFile, UnsafePathError, safe_join
+from qlint.importers import Imported, Importer, ImportJob, ImportResult, SourceError
+from qlint.importers._package import PackageLimits
+from qlint.loading.errors import LoadError
+from qlint.paths import display_path
+from qlint.project.config import Config
+from qlint.project.exams import Exam
+from qlint.rules import reported
+
+MAX_SOURCE_BYTES = PackageLimits().max_entry_bytes
+
+
+@dataclass(frozen=True)
+class ImportRequest:
+    source: Path
+    output: Path  # the bank folder to write into
+    fmt: str  # the importer's name, kept in each file's header comment
+    exam: str = ""  # for questions whose source does not name one
+    domain: str = ""
+    force: bool = False  # overwrite existing files
+
+
+@dataclass
+class ImportOutcome:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)  # questions and images, as written
+    unmapped: int = 0
+    failed: int = 0
+    internal: list[str] = field(default_factory=list)  # qlint bugs met: nothing was written
+    refused: str = ""  # why nothing was written (one line), "" otherwise
+
+    @property
+    def questions(self) -> list[Path]:
+        return [t for t in self.written if t.suffix in (".yaml", ".yml")]
+
+
+def sources(source: Path, imp: Importer, unreadable: list[tuple[str, str]]) -> list[Path]:
+    """The source files to read: `source`, or the files under it with the importer's suffixes.
+    Folders that cannot be listed go to `unreadable` (rglob would skip them in silence)."""
+    if not (source.is_dir() and imp.reads != "package"):  # a package importer takes the folder as one package
+        return [source]
+    found = []
+
+    def refused(exc: OSError) -> None:
+        unreadable.append((str(exc.filename or source), exc.strerror or str(exc)))
+
+    for folder, _dirs, names in os.walk(source, onerror=refused):  # symlinked folders are not entered
+        found += [p for p in map(Path(folder).joinpath, names)
+                  if p.is_file() and p.suffix.lower() in imp.suffixes and not p.name.startswith(".")]
+    return sorted(found)
+
+
+def read_source(src: Path, imp: Importer, request: ImportRequest, exams: dict[str, Exam]) -> ImportResult:
+    """Run the importer on one source; OSError, UnicodeDecodeError or SourceError when it cannot be read."""
+    if imp.reads == "package":
+        return imp.read(ImportJob(src, "", exams, request.exam, request.domain))
+    with open(src, "rb") as fh:
+        data = fh.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SourceError(f"larger than {MAX_SOURCE_BYTES:,} bytes; refusing to read it")
+    text = data.decode("utf-8-sig") if imp.reads == "text" else ""
+    return imp.read(ImportJob(src, text, exams, request.exam, request.domain, data))
+
+
+def at(shown: str, part: str, line: int) -> str:
+    """`source[/file inside a package][:line]`, as the YAML header comment names the origin."""
+    return shown + (f"/{part}" if part else "") + (f":{line}" if line else "")
+
+
+def _images(q: Imported, output: Path, force: bool, planned: dict[Path, bytes | str]) -> list[str]:
+    """Plan the question's images (packaged with it) into the bank; problems as messages. An
+    existing file with the same bytes is kept; with other bytes it needs --force."""
+    problems = []
+    for rel, blob in sorted(q.files.items()):
+        try:
+            target = safe_join(output, rel)
+            if target.exists() and target.read_bytes() == blob:
+                continue
+            if target.exists() and not force:
+                problems.append(f"{display_path(str(target))} exists with other content (use --force to overwrite)")
+                continue
+            planned.setdefault(target, blob)
+        except (UnsafePathError, OSError) as exc:
+            problems.append(f"cannot write image {rel}: {exc}")
+    return problems
+
+
+def import_sources(imp: Importer, request: ImportRequest, config: Config, exams: dict[str, Exam]) -> ImportOutcome:
+    """Import every source file under `request.source`; never raises for bad input."""
+    from qlint.authoring.formatter import FormatError  # the YAML editor loads only for imports
+    from qlint.importers._write import target_path, to_yaml
+
+    out = ImportOutcome()
+    planned: dict[Path, bytes | str] = {}  # target -> content, written together once all are ready
+    unreadable: list[tuple[str, str]] = []
+    found = sources(request.source, imp, unreadable)
+    for folder, why in unreadable:
+        out.diagnostics.append(reported("I002", display_path(folder), f"cannot list this folder: {why}; its files were not imported"))
+        out.failed += 1
+    for src in found:
+        shown = display_path(str(src))
+        try:
+            result = read_source(src, imp, request, exams)
+        except (OSError, UnicodeDecodeError) as exc:
+            out.diagnostics.append(reported("I002", shown, f"cannot read: {exc}"))
+            out.failed += 1
+            continue
+        except SourceError as exc:
+            out.diagnostics.append(reported("I002", shown, str(exc), inside=True))
+            out.failed += 1
+            continue
+        except Exception as exc:  # an importer bug: write nothing from this run
+            out.internal.append(internal_error(shown, f"importing it as {request.fmt}", exc))
+            continue
+        unmapped = list(result.unmapped) + [u for q in result.questions for u in q.unmapped]
+        out.diagnostics += [reported("I001", at(shown, u.part, 0), f"could not map: {u.message}", u.line) for u in unmapped]
+        out.unmapped += len(unmapped)
+        for q in result.questions:
+            where = at(shown, q.part, q.line)
+            place = at(shown, q.part, 0)
+            target = None
+            try:
+                target = target_path(q, request.output)
+                if target in planned:
+                    raise FileExistsError(f"{display_path(str(target))} is also the file of an earlier question in this import")
+                if not request.force and os.path.lexists(target):
+                    raise FileExistsError(f"{display_path(str(target))} exists (use --force to overwrite)")
+                planned[target] = to_yaml(q, where, request.fmt, target, config)
+                for problem in _images(q, request.output, request.force, planned):
+                    out.diagnostics.append(reported("I003", place, problem, q.line))
+                    out.failed += 1
+            except (FileExistsError, UnsafePathError) as exc:
+                out.diagnostics.append(reported("I003", place, str(exc), q.line))
+                out.failed += 1
+            except (LoadError, FormatError) as exc:
+                out.diagnostics.append(reported("I003", place, f"cannot write {display_path(str(target))}: {exc}", q.line))
+                out.failed += 1
+            except Exception as exc:
+                out.internal.append(internal_error(shown, f"converting the question at {where}", exc))
+    if out.internal:
+        out.refused = "nothing was written; please report this with the command and the file named above"
+        return out
+    try:
+        out.written = write_all(planned, request.force)
+    except StaleFile as exc:  # --force over a file someone saved meanwhile: theirs is kept
+        out.diagnostics += [reported("I003", display_path(str(p)), "changed on disk while qlint was writing it; kept as you left it")
+                            for p in exc.paths]
+        out.refused = "nothing was written; run the import again"
+    except OSError as exc:  # a full disk, no permission, a file that appeared meanwhile
+        where = display_path(str(exc.filename)) if exc.filename else display_path(str(request.output))
+        out.diagnostics.append(reported("I003", where, f"{exc.strerror or exc}"))
+        out.refused = "nothing was written"
+    return out
+
+
+def write_all(planned: dict[Path, bytes | str], overwrite: bool) -> list[Path]:
+    """Every imported file, all or nothing (files.Batch): new files are never put over existing
+    ones unless `overwrite`, and then the old bytes come back if the batch fails."""
+    with Batch() as batch:
+        for target, text in planned.items():
+            try:
+                if overwrite and os.path.lexists(target):
+                    batch.replace(target, text, before=target.read_bytes())
+                else:
+                    batch.create(target, text)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, str(target)) from None
+        return batch.commit()

@@ -1,0 +1,133 @@
+"""Codes the import, export and shuffle pipelines report (scope "command"), declared here so
+`qlint rule`, docs/rules.md, configuration and every reporter know them. They judge no question
+text, so the precision policy on real questions does not apply (`Rule.reads_text`)."""
+
+from __future__ import annotations
+
+from qlint.rules import declare
+
+declare("E001", "export-refused", "error", """A question the export target cannot carry.
+
+## What it does
+`qlint export` reports the question (at its file, line and column) that the target refused:
+a character XML forbids, an image that leaves the bank or is unsafe, options no learner could
+answer (a shared id, an empty option, the same text twice). Nothing is written.
+
+## Why it matters
+These checks run even with `--force` or with the lint rules ignored: a package a platform
+rejects, or a question that cannot be answered, must not reach learners.
+
+## Example
+```yaml
+stem: "Which service \\u0007stores objects?"   # U+0007 is not allowed in XML
+```
+
+## Fix
+Edit the place named; `qlint check` reports the same problem under its own rule (S004-S007, O006).""",
+        scope="command")
+
+declare("E002", "export-not-written", "error", """The export's output could not be written.
+
+## What it does
+Reports why `qlint export --output PATH` could not write PATH: a folder in the way of a file,
+no permission, a full disk. Nothing half-written is left behind.
+
+## Why it matters
+The questions are fine; the place is not. Exit code 2 tells a CI job the export did not happen.
+
+## Example
+```yaml
+# qlint export --format qti21 --output /read-only/bank.zip bank
+```
+
+## Fix
+Choose a writable output path, or remove what is in the way.""", scope="command")
+
+declare("E003", "export-warning", "warning", """Something the export target drops or cannot show.
+
+## What it does
+Reports what an exporter wrote a warning about: content a format cannot represent (it is left
+out), or files in an output folder this export did not write (its manifest ignores them).
+
+## Why it matters
+The export succeeded, but learners will not see exactly what the bank holds.
+
+## Example
+```yaml
+# qlint export --format qti21 --no-zip --output out/qti bank   # out/qti holds an old file
+```
+
+## Fix
+Export to an empty folder, or change the question so the target can carry all of it.""",
+        scope="command")
+
+declare("I001", "import-unmapped", "warning", """Source content `qlint import` could not map.
+
+## What it does
+Reports each part of the source (at its line, and the file inside a package) that has no place
+in qlint's format. The text is also kept in a YAML comment in the question written, so nothing
+is dropped in silence. Exit code 1.
+
+## Why it matters
+An import is only as good as what it kept; an author must look at what it could not keep.
+
+## Example
+```yaml
+# GIFT: ::Q1:: Which service? {=S3 ~EBS ~EFS} with a numeric answer range qlint has no field for
+```
+
+## Fix
+Edit the imported question by hand to carry what the comment holds, then delete the comment.""",
+        scope="command")
+
+declare("I002", "import-unreadable", "error", """A source `qlint import` cannot read at all.
+
+## What it does
+Reports a source file that cannot be read (missing, no permission, not UTF-8, too large), a
+folder that cannot be listed, or a file that is not the format given with `--from`.
+
+## Why it matters
+Nothing is imported from it; exit code 2 when nothing was imported at all.
+
+## Example
+```yaml
+# qlint import --from gift quiz.xml   # a Moodle XML file read as GIFT
+```
+
+## Fix
+Pass the right `--from` format, or fix the file's encoding or permissions.""", scope="command")
+
+declare("I003", "import-not-written", "error", """An imported question or image that was not written.
+
+## What it does
+Reports a question whose target file exists (without `--force`), two questions that would
+share one file, an image path that would leave the bank, or a question that could not be
+written as valid qlint YAML.
+
+## Why it matters
+An import never overwrites an author's file unless asked, and never writes outside the bank.
+
+## Example
+```yaml
+# qlint import --from gift quiz.gift   # run twice: the second run finds its own files
+```
+
+## Fix
+Use `--force` to overwrite, or import into another `--output` folder.""", scope="command")
+
+declare("A001", "not-shuffled", "error", """A question `qlint shuffle` could not reorder.
+
+## What it does
+Reports a question whose options could not be reordered safely in its YAML layout (the edit
+would change more than the order); the file is left as it is.
+
+## Why it matters
+The key balance `qlint shuffle` prints counts that question where it is.
+
+## Example
+```yaml
+options: [{id: a, text: S3, correct: true}, {id: b, text: EBS}]   # a flow sequence
+```
+
+## Fix
+Run `qlint format` on the file (block style), then shuffle again.""", scope="command")
