@@ -15,10 +15,9 @@ import re
 
 from qlint.prose.views import per_question, per_text, view
 from qlint.model import Question
-from qlint.prose.stance import option_words, stem
+from qlint.prose.stance import VENDOR, VENDOR_STEMS, option_words
 
-_VENDOR = frozenset({"amazon", "aws"})
-VENDOR_KEYS = frozenset({stem("amazon"), stem("aws"), "=aws"})
+VENDOR_KEYS = VENDOR_STEMS | {"=aws"}
 _CONNECT = frozenset({"of", "and", "for", "to", "&"})
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*|[^\sA-Za-z0-9]")
 # "Long Name (LN)" or "Long Name (the Short Name)": either side names the other
@@ -48,7 +47,7 @@ def abbreviations(text: str) -> frozenset[str]:
     out: set[str] = set()
     for run in _runs(view(text).plain):
         words = [w for w in run if w.lower() not in _CONNECT]
-        while words and words[0].lower() in _VENDOR:
+        while words and words[0].lower() in VENDOR:
             words = words[1:]
         if len(words) >= 2:
             initials = "".join(w[0] for w in words).lower()

@@ -151,14 +151,16 @@ def pair_words(q: Question, i: int, j: int) -> frozenset[str]:
     return (words[i] or _short_name(q, i)) - (words[j] or _short_name(q, j))
 
 
-_VENDOR = frozenset({"amazo", "aws"})
+# The vendor prefix every AWS option carries names none of them.
+VENDOR = frozenset({"amazon", "aws"})
+VENDOR_STEMS = frozenset(stem(w) for w in VENDOR)
 
 
 def _short_name(q: Question, i: int) -> frozenset[str]:
     """The words of a short option ("Fail step", "Hyperband strategy"; three words at most,
     vendor left out) whose words the stem all uses; empty for a longer one, whose words the
     stem's context explains ("There are no service limits on AWS")."""
-    words = option_words(q.options[i].text) - _VENDOR
+    words = option_words(q.options[i].text) - VENDOR_STEMS
     return words if len(words) <= 3 else frozenset()
 
 

@@ -17,7 +17,7 @@ from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
-from qlint.prose.stance import _CAMEL, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.stance import _CAMEL, VENDOR, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
 
@@ -296,11 +296,10 @@ def _names_an_option(q: Question, text: str) -> bool:
 
 
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
-_VENDOR_WORDS = frozenset({"amazon", "aws"})
 
 
 def _is_name(toks: list[str], words: frozenset[str]) -> bool:
-    if len([t for t in toks if t.lower() not in _VENDOR_WORDS]) == 1:
+    if len([t for t in toks if t.lower() not in VENDOR]) == 1:
         return True
     return any(stem(t) in words and (t[:1].isupper() or any(c.isdigit() for c in t)) for t in toks[1:])
 
