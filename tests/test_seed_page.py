@@ -27,12 +27,7 @@ def _diagnostics(root: Path, path: Path):
 
 
 def test_imported_seed_page_has_no_false_errors(tmp_path, monkeypatch, capsys):
-    page = require_shared(*SEED)
-    make_project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    code, _out, err = run(capsys, "import", "--from", "page", str(page), "--domain", "model-development")
-    assert code == 0, err
-    (path,) = [p for p in (tmp_path / "bank").rglob("*.yaml") if "exams" not in p.parts]
+    path = _import_seed(tmp_path, monkeypatch, capsys)
     found = _diagnostics(tmp_path, path)
     # the trap names data parallelism and the key equally (a contrast), and a distractor's
     # "would be the correct choice when ..." describes another scenario: neither is a flaw
