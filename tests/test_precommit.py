@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 
 import pytest
@@ -166,11 +167,19 @@ def _readme_snippet() -> dict:
     return yaml.safe_load(block)
 
 
-def test_readme_pre_commit_snippet_pins_a_tag_this_repository_has():
+def _tag(rev: str) -> str | None:
+    """The object type `rev` names as a tag here, or None when this clone has no such tag (CI clones carry no tags)."""
+    proc = subprocess.run(["git", "cat-file", "-t", f"refs/tags/{rev}"], cwd=REPO, capture_output=True, text=True)
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def test_readme_pre_commit_snippet_pins_the_release_tag_of_this_version():
     (repo,) = _readme_snippet()["repos"]
     rev = repo["rev"]
-    proc = subprocess.run(["git", "cat-file", "-t", f"refs/tags/{rev}"], cwd=REPO, capture_output=True, text=True)
-    assert proc.returncode == 0 and proc.stdout.strip() == "tag", f"{rev!r} is not an annotated tag of this repository"
+    version = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert rev == f"v{version}", f"the README pins {rev!r}, the release of version {version} is tagged v{version}"
+    # A clone that has the tag must have it annotated (pre-commit autoupdate and `git describe` read those).
+    assert _tag(rev) in (None, "tag"), f"{rev!r} is a lightweight tag; release tags are annotated"
     hooks = {h["id"] for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
     assert {h["id"] for h in repo["hooks"]} <= hooks
 
@@ -183,6 +192,9 @@ def test_readme_pre_commit_snippet_works_as_written(consumer, tmp_path):
     clone = tmp_path / "qlint-clone"
     subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, capture_output=True)
     config = _readme_snippet()
+    if _tag(config["repos"][0]["rev"]) is None:  # a checkout without tags: tag HEAD as the release would
+        git_tag = ["git", "-c", "user.name=qlint", "-c", "user.email=qlint@example.invalid", "tag", "-a"]
+        subprocess.run([*git_tag, config["repos"][0]["rev"], "-m", "release"], cwd=clone, check=True, capture_output=True)
     config["repos"][0]["repo"] = str(clone)
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
