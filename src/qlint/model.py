@@ -7,6 +7,11 @@ from typing import Any, Callable, Iterator
 
 LETTERS = "ABCDEFGHIJ"
 
+# Types whose answer is a choice among `options`; ordering and matching have their own shapes.
+CHOICE_TYPES = ("single", "multiple")
+ORDERING, MATCHING = "ordering", "matching"
+ITEM_TYPES = (*CHOICE_TYPES, ORDERING, MATCHING)
+
 
 class lazy:
     """`functools.cached_property` without its lock (Python 3.11 takes one on every first access,
@@ -61,6 +66,93 @@ class OptionView:
 
 
 @dataclass(frozen=True)
+class StepView:
+    """One step of an ordering question; keyed steps are listed in their correct order."""
+
+    index: int
+    raw: dict[str, Any]
+
+    @property
+    def pointer(self) -> str:
+        return f"/steps/{self.index}"
+
+    @property
+    def id(self) -> str:
+        return self.raw.get("id", "")
+
+    @property
+    def text(self) -> str:
+        return self.raw.get("text", "")
+
+    @property
+    def correct(self) -> bool:
+        return self.raw.get("correct", True) is not False  # keyed unless marked a distractor step
+
+    @property
+    def rationale(self) -> str | None:
+        value = self.raw.get("rationale")
+        return value if isinstance(value, str) else None
+
+    @property
+    def right_when(self) -> str:
+        return self.raw.get("right_when") or ""
+
+
+@dataclass(frozen=True)
+class PromptView:
+    """One prompt of a matching question and the id of the response it matches."""
+
+    index: int
+    raw: dict[str, Any]
+
+    @property
+    def pointer(self) -> str:
+        return f"/prompts/{self.index}"
+
+    @property
+    def id(self) -> str:
+        return self.raw.get("id", "")
+
+    @property
+    def text(self) -> str:
+        return self.raw.get("text", "")
+
+    @property
+    def match(self) -> str:
+        return self.raw.get("match", "")
+
+    @property
+    def rationale(self) -> str | None:
+        value = self.raw.get("rationale")
+        return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class ResponseView:
+    """One response of a matching question; a surplus response matches no prompt."""
+
+    index: int
+    raw: dict[str, Any]
+
+    @property
+    def pointer(self) -> str:
+        return f"/responses/{self.index}"
+
+    @property
+    def id(self) -> str:
+        return self.raw.get("id", "")
+
+    @property
+    def text(self) -> str:
+        return self.raw.get("text", "")
+
+    @property
+    def rationale(self) -> str | None:
+        value = self.raw.get("rationale")
+        return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
 class Question:
     path: str
     data: dict[str, Any]
@@ -80,6 +172,16 @@ class Question:
     @property
     def type(self) -> str:
         return self.data.get("type", "single")
+
+    @property
+    def is_choice(self) -> bool:
+        """single or multiple: answered by choosing among `options`."""
+        return self.type in CHOICE_TYPES
+
+    @property
+    def case(self) -> str | None:
+        value = self.data.get("case")
+        return value if isinstance(value, str) else None
 
     @property
     def choose(self) -> int:
@@ -111,9 +213,58 @@ class Question:
         return [o for o in self.options if not o.correct]
 
     @lazy
+    def steps(self) -> list[StepView]:
+        return [StepView(i, s) for i, s in enumerate(self.data.get("steps", []))]
+
+    @lazy
+    def key_order(self) -> list[StepView]:
+        """The keyed steps in their correct order (distractor steps left out)."""
+        return [s for s in self.steps if s.correct]
+
+    @lazy
+    def prompts(self) -> list[PromptView]:
+        return [PromptView(i, p) for i, p in enumerate(self.data.get("prompts", []))]
+
+    @lazy
+    def responses(self) -> list[ResponseView]:
+        return [ResponseView(i, r) for i, r in enumerate(self.data.get("responses", []))]
+
+    @lazy
     def derived(self) -> dict[Any, Any]:
         """Views that rules derive from several fields, computed once (see `qlint.prose.views`)."""
         return {}
+
+
+@dataclass(frozen=True)
+class Case:
+    """A case study: one scenario shared by the questions listed in `items`, each scored separately."""
+
+    path: str
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return self.data.get("id", "")
+
+    @property
+    def exam(self) -> str:
+        return self.data.get("exam", "")
+
+    @property
+    def domain(self) -> str:
+        return self.data.get("domain", "")
+
+    @property
+    def title(self) -> str:
+        return self.data.get("title") or ""
+
+    @property
+    def scenario(self) -> str:
+        return self.data.get("scenario", "")
+
+    @property
+    def items(self) -> list[str]:
+        return list(self.data.get("items", []))
 
 
 def iter_strings(value: Any, path: list[Any] | None = None) -> Iterator[tuple[list[Any], str]]:
@@ -142,5 +293,9 @@ def text_fields(q: Question) -> Iterator[tuple[str, str]]:
         for key in OPTION_TEXTS:
             if isinstance(o.raw.get(key), str):
                 yield f"{o.pointer}/{key}", o.raw[key]
+    for part in (*q.steps, *q.prompts, *q.responses):
+        for key in OPTION_TEXTS:
+            if isinstance(part.raw.get(key), str):
+                yield f"{part.pointer}/{key}", part.raw[key]
     if isinstance(q.data.get("explanation"), str):
         yield "/explanation", q.data["explanation"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from qlint.model import Question
+from qlint.model import Case, Question
 from qlint.project.exams import Exam
 from qlint.registry import Registry
 
@@ -31,6 +31,7 @@ class ExportJob:
     scoring: str = PARTIAL  # multiple response: ALL_OR_NOTHING or PARTIAL, in every exporter that scores
     bank_root: Path | None = None  # media paths must stay inside it
     progress: Callable[[int, int], None] | None = None  # (done, total), for a terminal progress bar
+    cases: dict[str, Case] = field(default_factory=dict)  # case id -> case study its questions (`case:`) share
 
     def tick(self, done: int) -> None:
         if self.progress:
