@@ -48,3 +48,11 @@ def export_types(fmt: str, output: Path, folder: Path = TYPES, with_cases: bool 
 
 def by_id(folder: Path = TYPES) -> dict[str, Question]:
     return {q.id: q for q in load(folder)[0]}
+
+
+def edit(folder: Path, name: str, change) -> None:
+    """Load a fixture file in `folder`, let `change(data)` alter it, write it back as YAML."""
+    path = folder / name
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
