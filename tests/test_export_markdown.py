@@ -218,3 +218,41 @@ def test_hostile_steps_prompts_and_scenario_stay_inert(tmp_path):
         assert "<script" not in live and "<img" not in live and 'href="javascript' not in live
     shown = SAFE.render((out / "mla-c01" / "deployment-orchestration" / f"{ORDERING}.md").read_text(encoding="utf-8"))
     assert shown.count("&lt;script&gt;window.__pwned = 1&lt;/script&gt;") == 3  # listed, in the answer, in its row
+
+
+def test_nothing_a_page_can_show_is_dropped_and_what_it_cannot_is_warned(tmp_path):
+    """A keyed step's right_when and a matched response's rationale are shown; `shuffle: false`
+    on an ordering question cannot be honoured (its steps are written in key order): a warning."""
+    folder = copy_types(tmp_path)
+    edit(folder, "ordering.yaml", lambda d: (d.update(shuffle=False), d["steps"][0].update(right_when="Only when KEYED-WHEN holds.")))
+    edit(folder, "matching.yaml", lambda d: d["responses"][0].update(rationale="RESPONSE-NOTE about Model Monitor."))
+    for fmt in ("markdown", "html"):
+        out = tmp_path / fmt
+        result = export_types(fmt, out, folder=folder)
+        (warning,) = result.warnings
+        assert warning.startswith(f"{folder / 'ordering.yaml'}:") and "shuffle: false is ignored" in warning
+        ext = "md" if fmt == "markdown" else "html"
+        ordering = (out / "mla-c01" / "deployment-orchestration" / f"{ORDERING}.{ext}").read_text(encoding="utf-8")
+        matching = (out / "mla-c01" / "monitoring-security" / f"{MATCHING}.{ext}").read_text(encoding="utf-8")
+        assert "KEYED-WHEN" in ordering and "RESPONSE-NOTE" in matching and tw.ABOUT_RESPONSE in matching
+
+
+def test_presented_order_is_never_the_key_and_is_stable():
+    from qlint.exporters._present import presented_responses, presented_steps
+    from qlint.model import Question
+
+    for n in range(200):
+        keyed, extra = 3 + n % 3, n % 3
+        steps = [{"id": f"s{n}-{i}", "text": f"step {i}"} for i in range(keyed)]
+        steps += [{"id": f"x{n}-{i}", "text": f"other {i}", "correct": False} for i in range(extra)]
+        q = Question("q.yaml", {"id": f"q-{n}", "type": "ordering", "steps": steps})
+        shown = [s.id for s in presented_steps(q)]
+        assert sorted(shown) == sorted(s["id"] for s in steps) and shown == [s.id for s in presented_steps(q)]
+        assert [i for i in shown if i.startswith("s")] != [s["id"] for s in steps[:keyed]], shown
+        m = Question("m.yaml", {"id": f"m-{n}", "type": "matching",
+                                "prompts": [{"id": f"p{i}", "text": "p", "match": f"r{i}"} for i in range(keyed)],
+                                "responses": [{"id": f"r{i}", "text": "r"} for i in range(keyed + 1 + extra)]})
+        order = [r.id for r in presented_responses(m)]
+        assert [r for r in order if r in {f"r{i}" for i in range(keyed)}] != [f"r{i}" for i in range(keyed)]
+        kept = Question("m.yaml", {**m.data, "shuffle": False})
+        assert [r.id for r in presented_responses(kept)] == [f"r{i}" for i in range(keyed + 1 + extra)]

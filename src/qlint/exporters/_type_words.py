@@ -4,7 +4,10 @@ its option labels (`_feedback`), written once for the Markdown pages and the HTM
 
 from __future__ import annotations
 
+from qlint.exporters import ExportJob
+from qlint.exporters._case_study import missing_cases
 from qlint.exporters._layout import choose_word
+from qlint.exporters._source import locate
 from qlint.model import MATCHING, ORDERING, Question
 
 # Headings and lines of the reveal, by item type (single and multiple keep the seed's own).
@@ -27,6 +30,7 @@ WHEN_IT_BELONGS = "When it would belong"
 WHY_PAIR = "Why they belong together"
 WHY_SURPLUS = "Why it matches no prompt"
 MATCHES = "Matches"
+ABOUT_RESPONSE = "About this response"
 NOT_A_STEP = "not a step of this task"
 SURPLUS = "matches no prompt"
 CASE_STUDY = "Case study"
@@ -43,3 +47,13 @@ def instruction(q: Question) -> str:
 def ordinal(position: int, total: int) -> str:
     """"question 2 of 3"."""
     return f"question {position} of {total}"
+
+
+def page_warnings(job: ExportJob, target: str) -> list[str]:
+    """What the page targets cannot honour: a case study missing from the export, and `shuffle:
+    false` on an ordering question (its steps are written in key order, so pages scramble them)."""
+    out = missing_cases(job, target)
+    out += [f"{locate(q, '/shuffle')}: shuffle: false is ignored for an ordering question: its steps are written "
+            "in their correct order, so pages show them scrambled"
+            for q in job.questions if q.type == ORDERING and q.data.get("shuffle") is False]
+    return out

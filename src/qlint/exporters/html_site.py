@@ -25,7 +25,6 @@ from qlint.exporters import _feedback as fb
 from qlint.exporters._feedback import compact
 from qlint.exporters._grades import fractions, is_multiple
 from qlint.exporters import _type_words as tw
-from qlint.exporters._case_study import missing_cases
 from qlint.exporters._layout import Site, choose_word, lead_in, plain
 from qlint.exporters._output import write_folder
 from qlint.exporters._present import letter, presented_responses, presented_steps
@@ -147,8 +146,10 @@ class _Pages:
                      for i, r in enumerate(shown)]
         by_id = {r["id"]: r for r in responses}
         missing = {"id": "", "letter": "?", "html": "", "plain": ""}
+        about = {r.id: _html(r.rationale, urls) for r in q.responses if r.rationale}
         prompts = [{"id": p.id, "number": n, "html": _html(p.text, urls, inline=True), "match": by_id.get(p.match, missing),
-                    "rationale": _html(p.rationale, urls) if p.rationale else ""} for n, p in enumerate(q.prompts, 1)]
+                    "rationale": _html(p.rationale, urls) if p.rationale else "", "about": about.get(p.match, "")}
+                   for n, p in enumerate(q.prompts, 1)]
         matched = {p.match for p in q.prompts}
         surplus = [{**by_id[r.id], "rationale": _html(r.rationale, urls) if r.rationale else ""}
                    for r in shown if r.id not in matched]
@@ -253,4 +254,4 @@ def export_html(job: ExportJob) -> ExportResult:
     for case, rows in site.cases:
         files[site.case_page(case)] = pages.case_page(case, rows)
     files.update(site.media_files())
-    return ExportResult(written=write_folder(job.output, files, "html"), warnings=[*pages.warnings, *missing_cases(job, "the site")])
+    return ExportResult(written=write_folder(job.output, files, "html"), warnings=[*pages.warnings, *tw.page_warnings(job, "the site")])

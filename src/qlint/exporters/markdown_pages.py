@@ -8,7 +8,6 @@ from qlint.exporters import ExportJob, ExportResult, exporter
 from qlint.exporters import _feedback as fb
 from qlint.exporters._grades import is_multiple
 from qlint.exporters import _type_words as tw
-from qlint.exporters._case_study import missing_cases
 from qlint.exporters._layout import Site, choose_word, lead_in
 from qlint.exporters._markdown_text import link, text, to_markdown
 from qlint.exporters._output import write_folder
@@ -146,6 +145,7 @@ class _Page:
         for n, s in enumerate(q.key_order, 1):
             parts.append(_heading("✓", f"Step {n}: {letters[s.id]}.", f"Step {n}: {letters[s.id]}", self.md(s.text)))
             parts += _labelled(tw.WHY_HERE, self.md(s.rationale))
+            parts += _labelled(tw.WHEN_IT_BELONGS, self.md(s.right_when))
             parts += _labelled(fb.WHY_CHOSEN, self.md(s.raw.get("why_chosen")))
         for s in (s for s in q.steps if not s.correct):
             parts.append(_heading("✗", f"{letters[s.id]}.", f"Step {letters[s.id]}", self.md(s.text), tw.NOT_A_STEP))
@@ -173,6 +173,7 @@ class _Page:
             parts.append(_heading("✓", f"{n}.", f"Prompt {n}", self.md(p.text)))
             parts.append(self._pair(f"**{tw.MATCHES}:**", p.match, letters, arrow=""))
             parts += _labelled(tw.WHY_PAIR, self.md(p.rationale))
+            parts += _labelled(tw.ABOUT_RESPONSE, self.md(next((r.rationale for r in q.responses if r.id == p.match), None)))
         matched = {p.match for p in q.prompts}
         for r in (r for r in shown if r.id not in matched):
             parts.append(_heading("✗", f"{letters[r.id]}.", f"Response {letters[r.id]}", self.md(r.text), tw.SURPLUS))
@@ -255,4 +256,4 @@ def export_markdown(job: ExportJob) -> ExportResult:
         files[site.case_page(case)] = _case_page(site, case, rows)
     out = {name: data.encode("utf-8") if isinstance(data, str) else data for name, data in files.items()}
     out.update(site.media_files())
-    return ExportResult(written=write_folder(job.output, out, "markdown"), warnings=missing_cases(job, "the Markdown page"))
+    return ExportResult(written=write_folder(job.output, out, "markdown"), warnings=tw.page_warnings(job, "the Markdown page"))
