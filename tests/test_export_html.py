@@ -119,6 +119,9 @@ def test_new_type_pages_keep_the_csp_and_links(type_site):
             if not href.startswith(("http://", "https://", "#")):
                 target = posixpath.normpath(posixpath.join(posixpath.dirname(name), unquote(href)))
                 assert target in pages, f"{name}: broken link {href}"
+        levels = [int(h.tag[1]) for h in doc.xpath("//main//*[self::h1 or self::h2 or self::h3 or self::h4]")]
+        assert levels[0] == 1 and all(b <= a + 1 for a, b in zip(levels, levels[1:])), (name, levels)  # no skipped level
+        assert len(set(doc.xpath("//@id"))) == len(doc.xpath("//@id")), name  # ids unique: labels and marks find theirs
 
 
 def test_ordering_form_has_a_labelled_select_per_position(type_site):
