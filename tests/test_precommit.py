@@ -54,7 +54,14 @@ def test_hook_settings():
 
 
 @pytest.fixture(scope="module")
-def consumer(tmp_path_factory):
+def home(tmp_path_factory):
+    """One PRE_COMMIT_HOME for the module: pre-commit builds the hook environment of a repository
+    and rev once and reuses it, as it does on an author's machine (each build is a pip install)."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture(scope="module")
+def consumer(tmp_path_factory, home):
     """A bank repository with a good question, a bad one, and a bad YAML file outside bank/."""
     root = tmp_path_factory.mktemp("consumer")
     folder = root / QUESTIONS
@@ -71,7 +78,7 @@ def consumer(tmp_path_factory):
     (root / "qlint.toml").write_text('ignore = ["near-duplicate"]\n', encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-    return root, tmp_path_factory.mktemp("pre-commit-home")
+    return root, home
 
 
 @pytest.mark.slow
@@ -98,7 +105,7 @@ def test_try_repo_passes_the_good_file(consumer):
 
 
 @pytest.fixture(scope="module")
-def format_consumer(tmp_path_factory):
+def format_consumer(tmp_path_factory, home):
     """A bank repository with a canonical question and a messy copy of it (keys out of order, odd spacing)."""
     root = tmp_path_factory.mktemp("format-consumer")
     folder = root / QUESTIONS
@@ -113,7 +120,7 @@ def format_consumer(tmp_path_factory):
     (folder / "messy.yaml").write_text(messy, encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-    return root, tmp_path_factory.mktemp("pre-commit-home"), canonical
+    return root, home, canonical
 
 
 @pytest.mark.slow
