@@ -74,10 +74,12 @@ FIELDS = (
     ("stem", "stem tokens joined by ' '"),
     ("keys", "(option index, key tokens joined by ' ') per key"),
     ("explanation", "explanation tokens joined by ' '"),
-    ("shingles", "packed stable hashes: word 3-grams of the stem and of each option (B006)"),
+    ("shingles", "packed stable hashes: word 3-grams of the stem and of each option, step, prompt and "
+                 "response text (B006)"),
     ("stem_grams", "packed stable hashes of the stem's word n-grams (B007)"),
     ("explanation_grams", "packed stable hashes of the explanation's word n-grams (B007)"),
     ("gram", "the n of stem_grams and explanation_grams"),
+    ("case", "the id of the case study the question belongs to, or ''"),
     ("single_key", "the key's position in a single-answer question with one key, else None"),
 )
 
@@ -98,6 +100,7 @@ class BankEntry(tuple):
         stem = tokens(data.get("stem", ""))
         explanation = tokens(data.get("explanation", ""))
         texts = [o.get("text", "") for o in options]
+        parts = [p.get("text", "") for key in ("steps", "prompts", "responses") for p in data.get(key, ())]
         longest = False
         if len(keyed) == 1 and len(options) >= 2:
             key_len = len(texts[keyed[0]].strip())
@@ -116,10 +119,11 @@ class BankEntry(tuple):
             tuple((i, " ".join(tokens(texts[i]))) for i in keyed),
             " ".join(explanation),
             # options through `tokenise`, the stem through `tokens`: the same tokens either way
-            packed(shingle_set([stem, *map(tokenise, texts)])),
+            packed(shingle_set([stem, *map(tokenise, texts), *map(tokenise, parts)])),
             packed(gram_hashes(stem, ngram)),
             packed(gram_hashes(explanation, ngram)),
             ngram,
+            data.get("case") or "",
             keyed[0] if data.get("type", "single") == "single" and len(keyed) == 1 else None,
         ))
 

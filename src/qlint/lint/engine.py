@@ -123,7 +123,10 @@ def _text_for_report(path: str, config: Config, text: str | None, source: bytes 
 
 
 def _findings(settings: Settings, q: Question) -> Iterable[tuple[Rule, Finding]]:
+    kind = q.type
     for rule in settings.selection.rules("item"):
+        if kind not in rule.types:  # an option rule has nothing to read in an ordering question
+            continue
         ctx = RuleContext(rule, settings.config, settings.exams)
         try:
             found = list(rule.check(q, ctx))  # type: ignore[misc]

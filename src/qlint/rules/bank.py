@@ -17,7 +17,7 @@ from qlint.bank.entry import BankEntry
 from qlint.bank.leaks import find_leaks
 from qlint.bank.similarity import near_duplicates
 from qlint.diagnostic import Severity
-from qlint.model import LETTERS
+from qlint.model import CHOICE_TYPES, LETTERS
 from qlint.paths import display_path
 from qlint.rules import Finding, Option, rule
 from qlint.text import id_key
@@ -112,7 +112,7 @@ def unresolved_related(bank: Bank, ctx) -> Iterator[Finding]:
 
 
 @rule(
-    "B003", "key-position-balance", "warning", scope="bank",
+    "B003", "key-position-balance", "warning", types=CHOICE_TYPES, scope="bank",
     options={
         "alpha": Option(0.05, "Significance level of the chi-square test."),
         "min-questions": Option(30, "Fewest single-answer questions with the same option count before testing."),
@@ -160,7 +160,7 @@ def key_position_balance(bank: Bank, ctx) -> Iterator[Finding]:
 
 
 @rule(
-    "B004", "key-position-run", "warning", scope="bank",
+    "B004", "key-position-run", "warning", types=CHOICE_TYPES, scope="bank",
     options={
         "alpha": Option(0.05, "Report a run when its chance of occurring anywhere in the bank is below this."),
         "min-run": Option(4, "Never report runs shorter than this, whatever the bank size."),
@@ -206,7 +206,7 @@ def key_position_run(bank: Bank, ctx) -> Iterator[Finding]:
 
 
 @rule(
-    "B005", "longest-key-rate", "warning", scope="bank",
+    "B005", "longest-key-rate", "warning", types=CHOICE_TYPES, scope="bank",
     options={
         "alpha": Option(0.05, "Significance level of the one-sided binomial test."),
         "min-questions": Option(30, "Fewest single-answer questions before testing."),
