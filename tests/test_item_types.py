@@ -98,10 +98,128 @@ def test_key_position_figures_count_only_choice_questions():
     assert all(e.single_key is None and e.option_count == 0 for e in entries)
 
 
-def test_the_whole_sample_bank_stays_clean_with_the_fixtures_beside_it(in_repo, tmp_path, capsys):
+# --- case study files -------------------------------------------------------------------------
+
+
+def _case_bank(tmp_path):
+    """The sample bank with the fixtures in it: ordering, matching, a case study and its two questions."""
     bank = tmp_path / "bank"
     shutil.copytree(REPO / "bank", bank)
+    folder = bank / "mla-c01"
+    (folder / "cases").mkdir(exist_ok=True)
+    shutil.copy(TYPES / "cases" / "fraud-scoring.yaml", folder / "cases" / "fraud-scoring.yaml")
     for f in FIXTURES:
-        shutil.copy(f, bank / "mla-c01" / "deployment-orchestration" / f.name)
-    code, out, err = run(capsys, "check", "--no-cache", "--ignore", "S003,B008", str(bank))
+        shutil.copy(f, folder / ("monitoring-security" if f.name == "matching.yaml" else "deployment-orchestration") / f.name)
+    return bank
+
+
+def test_a_case_file_is_validated_against_the_case_schema(in_repo, tmp_path, capsys):
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "bad.yaml").write_text("format: 1\nid: Bad Id\nexam: MLA-C01\ndomain: model-development\n"
+                                     "scenaro: A retailer.\nitems: []\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--no-cache", "--select", "S", str(folder / "bad.yaml"))
+    assert code == 1
+    lines = [ln.split(" (")[0] for ln in out.splitlines() if " S001 " in ln]
+    assert [ln.split(": S001 ")[0].rsplit(":", 2)[1:] for ln in lines] == [["1", "1"], ["2", "5"], ["5", "1"], ["6", "8"]]
+    assert "unknown field 'scenaro'; did you mean 'scenario'?" in out and "missing required field 'scenario'" in out
+
+
+def test_a_case_file_names_a_known_exam_and_domain(in_repo, tmp_path, capsys):
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    text = _fixture("cases/fraud-scoring.yaml").replace("domain: deployment-orchestration", "domain: deploy")
+    (folder / "c.yaml").write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--no-cache", "--select", "S", str(folder / "c.yaml"))
+    assert code == 1 and ":5:9: S003 'deploy' is not a domain of MLA-C01" in out, out
+
+
+def test_cases_and_their_questions_name_each_other(in_repo, tmp_path, capsys):
+    """The sample bank stays clean with questions of every type and a case study in it (no B006
+    twin, B003 count or B008 coverage moves); a case that drops a question is caught both ways."""
+    bank = _case_bank(tmp_path)
+    code, out, err = run(capsys, "check", "--no-cache", str(bank))
     assert code == 0, out + err
+    case = bank / "mla-c01" / "cases" / "fraud-scoring.yaml"
+    case.write_text(case.read_text(encoding="utf-8").replace("  - types-case-fraud-approval-order\n", ""),
+                    encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--no-cache", "--ignore", "B008", str(bank))
+    assert code == 1
+    found = sorted((ln.split(": ")[0].rsplit("/", 1)[1], ln.split(" ")[1]) for ln in out.splitlines() if ": B0" in ln)
+    assert found == [("case-ordering.yaml:6:7", "B011"), ("fraud-scoring.yaml:19:3", "B009")], out
+
+
+def test_case_entries_come_from_the_cache(tmp_path, monkeypatch):
+    """The bank rules read a case file from the cache when its bytes are unchanged, like a question."""
+    from qlint.lint.engine import lint, make_settings
+    from qlint.lint.runner import RunOptions
+    from qlint.cli.config import load_config
+
+    bank = _case_bank(tmp_path)
+    (tmp_path / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    case = bank / "mla-c01" / "cases" / "fraud-scoring.yaml"
+    case.write_text(case.read_text(encoding="utf-8").replace("types-case-fraud-endpoint-type", "no-such-question"),
+                    encoding="utf-8")
+    single = bank / "mla-c01" / "deployment-orchestration" / "case-single.yaml"
+    options = RunOptions(tmp_path / "cache", jobs=1)
+
+    def codes():
+        result = lint([str(single)], make_settings(load_config(tmp_path)), options)
+        return result, sorted(d.code for d in result.diagnostics)
+
+    first, got = codes()
+    assert got == ["B011"]  # the case (context, read for the bank rules) no longer lists it
+    single.write_text(single.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    second, got = codes()
+    assert got == ["B011"] and str(case) in second.checker.hits
+
+
+def test_case_entries_round_trip_through_the_cache_codec():
+    from qlint.bank.entry import CaseEntry, entry_from_plain, plain_entry
+    from qlint.lint import cache_codec
+
+    entry = CaseEntry.of("bank/x/cases/c.yaml", yaml.safe_load(_fixture("cases/fraud-scoring.yaml")))
+    back = entry_from_plain(cache_codec.load_entry(cache_codec.dump_entry(plain_entry(entry))))
+    assert isinstance(back, CaseEntry) and back == entry and back.items == ("types-case-fraud-endpoint-type",
+                                                                            "types-case-fraud-approval-order")
+    with pytest.raises(cache_codec.Malformed):
+        cache_codec.load_entry(b'{"case": ["p", "i", "e", "d", [1]]}')
+
+
+def test_format_puts_a_case_file_in_canonical_order_and_keeps_comments(in_repo, tmp_path, capsys):
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    path = folder / "c.yaml"
+    path.write_text("items: [b-item-one, a-item-two]  # asked in this order\nscenario: |\n  A retailer.\n"
+                    "id: abc-case\n# the exam\nexam: MLA-C01\nformat: 1\ndomain: model-development\n", encoding="utf-8")
+    code, _, err = run(capsys, "format", str(path))
+    assert code == 0, err
+    assert path.read_text(encoding="utf-8") == (
+        "format: 1\nid: abc-case\n# the exam\nexam: MLA-C01\ndomain: model-development\n\nscenario: |\n  A retailer.\n\n"
+        "items:  # asked in this order\n  - b-item-one\n  - a-item-two\n")
+    code, out, _ = run(capsys, "format", "--check", str(path))
+    assert code == 0, out
+
+
+def test_export_carries_the_case_studies(in_repo, tmp_path, capsys, monkeypatch):
+    from qlint.exporters import ExportResult, Exporter
+    from qlint.exporters import pipeline
+
+    seen = {}
+
+    def capture(job):
+        seen["cases"], seen["questions"] = job.cases, [q.id for q in job.questions]
+        return ExportResult()
+
+    class Only:
+        def get(self, name):
+            return Exporter(name, "capture", capture)
+
+    monkeypatch.setattr(pipeline, "EXPORTERS", Only())
+    code, out, err = run(capsys, "export", "-f", "json", "-o", str(tmp_path / "out.json"), str(TYPES))
+    assert code == 0, out + err
+    assert list(seen["cases"]) == ["types-case-fraud-scoring"]
+    assert seen["cases"]["types-case-fraud-scoring"].items == ["types-case-fraud-endpoint-type",
+                                                               "types-case-fraud-approval-order"]
+    assert len(seen["questions"]) == 4  # the case file is no question

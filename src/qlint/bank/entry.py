@@ -146,6 +146,38 @@ class BankEntry(tuple):
         return self.explanation.split(" ") if self.explanation else []
 
 
+CASE = "case"  # first field of a case entry: tells it from a question's entry in the cache
+
+
+class CaseEntry(tuple):
+    """One schema-valid case study file as the bank rules see it: ("case", path, id, exam,
+    domain, items), items being the ids of its questions in order."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, path: str, data: dict[str, Any]) -> "CaseEntry":
+        return cls((CASE, path, data.get("id", ""), data.get("exam", ""), data.get("domain", ""),
+                    tuple(data.get("items") or ())))
+
+    path = property(itemgetter(1))
+    id = property(itemgetter(2))
+    exam = property(itemgetter(3))
+    domain = property(itemgetter(4))
+    items = property(itemgetter(5))
+
+
+def plain_entry(entry: "BankEntry | CaseEntry | None") -> tuple[Any, ...] | None:
+    """An entry as the cache stores it: a plain tuple (see `cache_codec.dump_entry`)."""
+    return None if entry is None else tuple(entry)
+
+
+def entry_from_plain(value: tuple[Any, ...] | None) -> "BankEntry | CaseEntry | None":
+    if value is None:
+        return None
+    return CaseEntry(value) if value[0] == CASE else BankEntry(value)
+
+
 def contains(haystack: str, phrase: str) -> bool:
     """`phrase` (tokens joined by " ") occurs as whole tokens in `haystack` (the same)."""
     if not phrase or not haystack:
