@@ -223,3 +223,37 @@ def test_export_carries_the_case_studies(in_repo, tmp_path, capsys, monkeypatch)
     assert seen["cases"]["types-case-fraud-scoring"].items == ["types-case-fraud-endpoint-type",
                                                                "types-case-fraud-approval-order"]
     assert len(seen["questions"]) == 4  # the case file is no question
+
+
+# --- authoring --------------------------------------------------------------------------------
+
+
+def test_format_orders_steps_prompts_and_responses_and_keeps_comments(in_repo, tmp_path, capsys):
+    text = _fixture("matching.yaml")
+    messy = text.replace(
+        "  - id: input-drift\n    text: Detect that live input features have drifted from the training baseline\n"
+        "    match: model-monitor\n",
+        "  # the drift pair\n  - match: model-monitor  # Model Monitor\n    id: input-drift\n"
+        "    text: Detect that live input features have drifted from the training baseline\n")
+    messy = messy.replace("  - id: clarify\n    text: SageMaker Clarify\n", "  - text: SageMaker Clarify\n    id: clarify\n")
+    messy = messy.replace("\n\n  - id: explain-prediction", "\n  - id: explain-prediction")  # no blank between pairs
+    assert messy != text
+    path = tmp_path / "matching.yaml"
+    path.write_text(messy, encoding="utf-8")
+    code, _, err = run(capsys, "format", str(path))
+    assert code == 0, err
+    want = text.replace("  - id: input-drift\n", "  # the drift pair\n  - id: input-drift\n").replace(
+        "    match: model-monitor\n", "    match: model-monitor  # Model Monitor\n", 1)
+    assert path.read_text(encoding="utf-8") == want
+
+
+def test_shuffle_leaves_ordering_and_matching_questions_alone(in_repo, tmp_path, capsys, monkeypatch):
+    bank = _case_bank(tmp_path)
+    (tmp_path / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    before = {p: p.read_bytes() for p in bank.rglob("*.yaml")}
+    code, _, err = run(capsys, "shuffle", "--seed", "7", "bank")
+    assert code == 0, err
+    assert "3 ordering or matching question(s) not shuffled: an ordering question's steps are listed in key order" in err
+    changed = [p.name for p, b in before.items() if p.read_bytes() != b]
+    assert not {"ordering.yaml", "matching.yaml", "case-ordering.yaml", "fraud-scoring.yaml"} & set(changed)

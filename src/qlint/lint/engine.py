@@ -124,10 +124,14 @@ def _text_for_report(path: str, config: Config, text: str | None, source: bytes 
         return ""
 
 
-def _findings(settings: Settings, q: Question) -> Iterable[tuple[Rule, Finding]]:
+# Item rules that read any file's strings, not a question's fields: run on case study files too.
+CASE_TEXT_RULES = frozenset({"F001", "F002", "F003", "S004", "S007"})
+
+
+def _findings(settings: Settings, q: Question, only: frozenset[str] | None = None) -> Iterable[tuple[Rule, Finding]]:
     kind = q.type
     for rule in settings.selection.rules("item"):
-        if kind not in rule.types:  # an option rule has nothing to read in an ordering question
+        if kind not in rule.types or (only is not None and rule.code not in only):  # no option rule for an ordering
             continue
         ctx = RuleContext(rule, settings.config, settings.exams)
         try:
@@ -172,11 +176,12 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
     if kind == "question" and not errors:
         found += list(_exam_findings(data, settings.exams))
         found += list(_findings(settings, Question(path, data)))
-    elif kind in ("exam", "case") and not errors:  # names, domain names and scenarios reach learners too
+    elif kind == "case" and not errors:  # the scenario reaches learners: the text rules read it
+        found += list(_exam_findings(data, settings.exams))
+        found += list(_findings(settings, Question(path, data), CASE_TEXT_RULES))
+    elif kind == "exam" and not errors:  # names and domain names reach learners too
         from qlint.rules.hygiene import hidden_in
 
-        if kind == "case":
-            found += list(_exam_findings(data, settings.exams))
         found += [(RULES.get("F003"), f) for f in hidden_in(data)]
 
     diagnostics = place(found, text, shown, settings)
