@@ -124,14 +124,12 @@ def _text_for_report(path: str, config: Config, text: str | None, source: bytes 
         return ""
 
 
-# Item rules that read any file's strings, not a question's fields: run on case study files too.
-CASE_TEXT_RULES = frozenset({"F001", "F002", "F003", "S004", "S007"})
-
-
-def _findings(settings: Settings, q: Question, only: frozenset[str] | None = None) -> Iterable[tuple[Rule, Finding]]:
+def _findings(settings: Settings, q: Question, case: bool = False) -> Iterable[tuple[Rule, Finding]]:
+    """Item rules on a question (those for its type), or on a case study file (`case`: the rules
+    declared to read any file's strings)."""
     kind = q.type
     for rule in settings.selection.rules("item"):
-        if kind not in rule.types or (only is not None and rule.code not in only):  # no option rule for an ordering
+        if not (rule.cases if case else rule.applies_to(kind)):  # no option rule for an ordering question
             continue
         ctx = RuleContext(rule, settings.config, settings.exams)
         try:
@@ -178,7 +176,7 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
         found += list(_findings(settings, Question(path, data)))
     elif kind == "case" and not errors:  # the scenario reaches learners: the text rules read it
         found += list(_exam_findings(data, settings.exams))
-        found += list(_findings(settings, Question(path, data), CASE_TEXT_RULES))
+        found += list(_findings(settings, Question(path, data), case=True))
     elif kind == "exam" and not errors:  # names and domain names reach learners too
         from qlint.rules.hygiene import hidden_in
 

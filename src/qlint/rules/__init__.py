@@ -55,6 +55,7 @@ class Rule:
     default_enabled: bool = True
     preview: bool = False  # judged precision on real text below the bar: runs only when asked for
     types: tuple[str, ...] = CHOICE_TYPES  # item types it applies to; the engine skips it for others
+    cases: bool = False  # also reads case study files (rules over any file's strings: hygiene, media)
 
     def applies_to(self, item_type: str) -> bool:
         return item_type in self.types
@@ -99,10 +100,12 @@ def rule(
     default_enabled: bool = True,
     preview: bool = False,
     types: Iterable[str] | None = None,
+    cases: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register a check function as a rule; its docstring is the rule's documentation.
     `types`: the item types it applies to (default: the choice types for item rules, every
-    type for the others); `ITEM_TYPES` for a rule that reads what every question has."""
+    type for the others); `ITEM_TYPES` for a rule that reads what every question has. `cases`:
+    an item rule that reads any file's strings runs on case study files too."""
     if not _CODE.match(code) or not _NAME.match(name):
         raise ValueError(f"bad rule identity {code!r} / {name!r}")
     kinds = tuple(types) if types is not None else CHOICE_TYPES if scope == "item" else ITEM_TYPES
@@ -117,7 +120,7 @@ def rule(
             raise ValueError(f"rule {code} has no docstring")
         summary = doc.splitlines()[0].strip()
         RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope in ("load", "command") else fn,
-                             dict(options or {}), source, fixable, default_enabled, preview, kinds))
+                             dict(options or {}), source, fixable, default_enabled, preview, kinds, cases))
         return fn
 
     return deco

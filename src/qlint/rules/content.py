@@ -14,7 +14,7 @@ _ALLOWED_CONTROLS = str.maketrans("\t\n\r", "   ")
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 
 
-@rule("S004", "forbidden-character", "error", types=ITEM_TYPES, source="XML 1.0 (Fifth Edition) §2.2 Characters")
+@rule("S004", "forbidden-character", "error", types=ITEM_TYPES, cases=True, source="XML 1.0 (Fifth Edition) §2.2 Characters")
 def forbidden_character(q: Question, ctx) -> Iterator[Finding]:
     """Text holds a control character that XML (and so QTI, Moodle and Canvas) forbids.
 

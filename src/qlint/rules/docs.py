@@ -10,7 +10,7 @@ def render(rule: Rule) -> str:
     head = [f"# {rule.code} {rule.name}", "", f"Default severity: {rule.severity}"
             + _state(rule) + (" · fixable" if rule.fixable else "")]
     if rule.scope in ("item", "bank"):
-        head += ["", f"Item types: {_types(rule)}"]
+        head += ["", f"Item types: {_types(rule)}" + ("; case study files too" if rule.cases else "")]
     if rule.preview:
         head += ["", "Preview: its judged precision on real questions is below the bar for default rules "
                  "(docs/rules-design.md). Run it with `--preview`, `preview = true`, or by selecting its code."]
