@@ -134,6 +134,19 @@ def test_a_case_file_names_a_known_exam_and_domain(in_repo, tmp_path, capsys):
     assert code == 1 and ":5:9: S003 'deploy' is not a domain of MLA-C01" in out, out
 
 
+def test_the_text_rules_read_a_case_file_and_no_other_item_rule_does(in_repo, tmp_path, capsys):
+    """The scenario reaches learners: hidden characters and trailing spaces in it are reported
+    (rules declared with `cases=True`), while a question rule such as the negative stem is not run."""
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    text = _fixture("cases/fraud-scoring.yaml").replace(
+        "model artifact is in Amazon S3.", "model artifact is NOT in Amazon\u200b S3.   ")
+    (folder / "c.yaml").write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--no-cache", "--select", "ALL", str(folder / "c.yaml"))
+    assert {c for c in _codes(out) if c[0] in "FT"} == {"F001", "F003"}, out
+    assert {r.code for _c, r in RULES.items() if r.cases} == {"F001", "F002", "F003", "S004", "S007"}
+
+
 def test_cases_and_their_questions_name_each_other(in_repo, tmp_path, capsys):
     """The sample bank stays clean with questions of every type and a case study in it (no B006
     twin, B003 count or B008 coverage moves); a case that drops a question is caught both ways."""
