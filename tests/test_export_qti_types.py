@@ -301,3 +301,76 @@ def test_stimulus_href_resolves_from_the_item(packages):
     ref = next(el for el in root.iter() if isinstance(el.tag, str) and etree.QName(el).localname == "qti-assessment-stimulus-ref")
     assert resolve(f"items/{CASE_ITEMS[0]}.xml", ref.get("href")) == f"stimuli/{CASE_ID}.xml"
     assert ref.get("identifier") == xml(files[f"stimuli/{CASE_ID}.xml"]).get("identifier") == f"case_{CASE_ID}"
+
+
+# -- independent converters and readers ----------------------------------------------------
+
+def _zip(files: dict[str, bytes], path: Path) -> Path:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in sorted(files.items()):
+            zf.writestr(name, data)
+    return path
+
+
+def _bytes(value) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else value
+
+
+def test_citolab_converter_upgrades_the_21_package_and_keeps_every_field(packages, tmp_path, qti30_xsd, cp30_xsd):
+    import qti_convert
+
+    ours = packages["qti21", "partial"][0]
+    result = qti_convert.upgrade_package(str(_zip(ours, tmp_path / "qti21.zip")))
+    files = {name: _bytes(data) for name, data in result.files.items()}
+    assert sorted(files) == sorted(ours)
+    problems = {n: (cp30_xsd if n == "imsmanifest.xml" else qti30_xsd).errors(d) for n, d in files.items() if n.endswith(".xml")}
+    assert {n: e for n, e in problems.items() if e} == {}
+    for name in ours:
+        if name.startswith("items/"):
+            assert read_item(files[name]) == read_item(ours[name]), name
+
+
+def test_citolab_converter_downgrades_the_30_package_inlining_the_stimulus_as_21_does(packages, tmp_path, qti21_xsd, cp21_xsd,
+                                                                                     capsys, monkeypatch):
+    """The converter's own 2.1 for a shared stimulus is what qti21 writes: the passage in each
+    case item. Its package validates, and `qlint import --from qti21` rebuilds the case from it."""
+    import qti_convert
+
+    from qlint.cli import main
+
+    ours = packages["qti30", "partial"][0]
+    result = qti_convert.downgrade_package(str(_zip(ours, tmp_path / "qti30.zip")))
+    files = {name: _bytes(data) for name, data in result.files.items()}
+    assert sorted(files) == sorted(n for n in ours if not n.startswith("stimuli/"))
+    assert [w.code for w in result.warnings] == ["stimulus-inlined"] * len(CASE_ITEMS)
+    problems = {n: (cp21_xsd if n == "imsmanifest.xml" else qti21_xsd).errors(d) for n, d in files.items() if n.endswith(".xml")}
+    assert {n: e for n, e in problems.items() if e} == {}
+    _, cases, _ = fixtures()
+    for name in ours:
+        if name.startswith("items/"):
+            down, mine = read_item(files[name]), read_item(ours[name])
+            assert down["steps" if "steps" in mine else "options"] == mine["steps" if "steps" in mine else "options"]
+            if name in {f"items/{i}.xml" for i in CASE_ITEMS}:
+                assert down["passage"] == expected_case(cases[CASE_ID])
+    folder = tmp_path / "down"
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    monkeypatch.chdir(REPO)
+    assert main(["import", "--from", "qti21", str(folder), "--output", str(tmp_path / "bank")]) == 0, capsys.readouterr().err
+    case = yaml.safe_load((tmp_path / "bank" / "mla-c01" / "cases" / f"{CASE_ID}.yaml").read_text(encoding="utf-8"))
+    assert case["items"] == CASE_ITEMS and case["scenario"].rstrip() == cases[CASE_ID].scenario.rstrip()
+
+
+def test_citolab_json_converter_reads_the_keys_of_every_type(packages, tmp_path):
+    import citolab_qti_json_schema_converters as json_converters
+
+    doc = json_converters.convert_qti_zip_to_exam_document(str(_zip(packages["qti30", "partial"][0], tmp_path / "q.zip")))
+    answers = {i.item_identifier: json_converters.split_answer_values(i.answer) for i in doc.items}
+    assert answers[ORDERING] == ["step_create-model", "step_create-endpoint-config", "step_create-endpoint"]
+    assert answers[MATCHING] == ["prompt_input-drift resp_model-monitor", "prompt_explain-prediction resp_clarify",
+                                 "prompt_api-audit resp_cloudtrail", "prompt_latency-alarm resp_cloudwatch"]
+    assert answers[CASE_ITEMS[0]] == ["opt_real-time"]
+    assert {i.max_score for i in doc.items} == {1.0}

@@ -255,7 +255,7 @@ class ItemReader:
         for ref in children(self.root, self.n.el("assessmentStimulusRef")):
             return cases.CaseRef.from_stimulus(self, ref)
         body = first(self.root, self.n.el("itemBody"))
-        for div in children(body, "div") if body is not None else []:
+        for div in find_all(body, "div") if body is not None else []:  # a converter may wrap it (qti-shared-stimulus)
             if "qlint-case" in classes(div):
                 return cases.CaseRef.from_passage(self, div)
         return None
