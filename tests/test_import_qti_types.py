@@ -22,7 +22,7 @@ FORMATS = ("qti21", "qti30")
 
 
 def no_final_newline(value):
-    """A text's final newline is not kept by a round trip (docs/authoring.md, "Round trips")."""
+    """A text's final newline is not kept by a round trip (rendering drops it; tests/test_import_roundtrip.py)."""
     if isinstance(value, str):
         return value.rstrip("\n")
     if isinstance(value, list):

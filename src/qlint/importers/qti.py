@@ -11,6 +11,8 @@ The mapping is the one docs/exports-qti.md documents for the exporter, read in r
   the option's feedback, `correctResponse` -> the keys, the modal feedback `general_feedback`'s
   `div.qlint-explanation` / `qlint-trap` / `qlint-go-deeper` -> explanation, trap, references
   (packages from before: modal feedback `general_explanation`, `general_trap`, `general_references`).
+- an `orderInteraction` or `matchInteraction` -> an ordering or matching question (`_qti_shapes`);
+  a 3.0 stimulus or the 2.1 passage `div.qlint-case` -> a case file and `case:` (`_qti_case`).
 
 Items from other tools are read the same way where they fit (stem from the item body, the whole
 inline feedback as the rationale); every part that fits nowhere is reported, never dropped.
