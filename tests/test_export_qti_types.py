@@ -374,3 +374,15 @@ def test_citolab_json_converter_reads_the_keys_of_every_type(packages, tmp_path)
                                  "prompt_api-audit resp_cloudtrail", "prompt_latency-alarm resp_cloudwatch"]
     assert answers[CASE_ITEMS[0]] == ["opt_real-time"]
     assert {i.max_score for i in doc.items} == {1.0}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_ordering_with_no_keyed_step_is_refused_naming_file_and_line(tmp_path, fmt):
+    from qlint.exporters._content import ExportError
+
+    questions, _, _ = fixtures()
+    q = next(q for q in questions if q.id == ORDERING)
+    unkeyed = Question(q.path, {**q.data, "steps": [{**s.raw, "correct": False} for s in q.steps]})
+    with pytest.raises(ExportError, match=r"ordering\.yaml:\d+:\d+: no step is keyed"):
+        run(tmp_path, fmt, questions=[unkeyed], cases={})
+    assert not list(tmp_path.glob("*.zip"))
