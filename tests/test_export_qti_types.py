@@ -386,3 +386,29 @@ def test_an_ordering_with_no_keyed_step_is_refused_naming_file_and_line(tmp_path
     with pytest.raises(ExportError, match=r"ordering\.yaml:\d+:\d+: no step is keyed"):
         run(tmp_path, fmt, questions=[unkeyed], cases={})
     assert not list(tmp_path.glob("*.zip"))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_markup_in_steps_pairs_and_scenario_stays_text_and_validates(tmp_path, fmt, request):
+    from test_export_qti import INJECTION
+
+    questions, cases, _ = fixtures()
+    hostile = []
+    for q in questions:
+        data = yaml.safe_load(yaml.safe_dump(q.data))
+        for part in data.get("steps", []) + data.get("prompts", []) + data.get("responses", []):
+            part["text"] = f"{part['text']} {INJECTION}"
+            part["rationale"] = INJECTION
+        hostile.append(Question(q.path, data))
+    case = cases[CASE_ID]
+    bad_case = Case(case.path, {**case.data, "title": INJECTION, "scenario": f"{INJECTION}\n\n{case.scenario}"})
+    files, _ = run(tmp_path, fmt, questions=hostile, cases={CASE_ID: bad_case})
+    item_xsd, cp_xsd = schemas(fmt, request)
+    docs = [n for n in files if n.endswith(".xml") and n != "imsmanifest.xml"]
+    assert {n: item_xsd.errors(files[n]) for n in docs if item_xsd.errors(files[n])} == {}
+    assert cp_xsd.errors(files["imsmanifest.xml"]) == []
+    assert not [n for n in docs if b"<script" in files[n]]
+    read = read_back(files)
+    for q in hostile:
+        assert comparable(read[q.id]) == expected(q, case=bad_case if q.case else None), q.id
+    assert read[ORDERING]["steps"][0]["rationale"] == INJECTION
