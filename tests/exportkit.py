@@ -23,7 +23,7 @@ from lxml import etree
 from qlint.lint.engine import lint, load_document, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
 from qlint.markup import render
-from qlint.model import Question
+from qlint.model import Case, Question
 from qlint.cli.config import load_config
 from qlint.project.config import Config
 from qlint.project.exams import Exam
@@ -206,6 +206,8 @@ def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
     config = Config(root=bank)
     questions, exams = [], {}
     for f in sorted(bank.rglob("*.yaml")):
+        if f.parent.name == "cases":  # case studies: load_cases
+            continue
         _, data = load_document(str(f), config)
         if f.parent.name == "exams":
             exam = Exam.from_data(data, str(f))
@@ -213,6 +215,13 @@ def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
         else:
             questions.append(Question(str(f), data))
     return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), exams
+
+
+def load_cases(bank: Path) -> dict[str, Case]:
+    """Every case study under `bank` (files in a `cases` folder), by id, unchecked."""
+    config = Config(root=bank)
+    cases = [Case(str(f), load_document(str(f), config)[1]) for f in sorted(bank.rglob("*.yaml")) if f.parent.name == "cases"]
+    return {c.id: c for c in cases}
 
 
 def read_package(path: Path) -> dict[str, bytes]:
