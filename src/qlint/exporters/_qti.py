@@ -3,8 +3,10 @@
 The two versions share their structure and differ in spelling: 3.0 writes `qti-` kebab-case
 element names and kebab-case attributes, wraps modal feedback content in `qti-content-body`, and
 uses its own namespaces and resource types. A `Dialect` holds those differences; everything else
-(identifiers, feedback, response processing, metadata) is written once. docs/exports-qti.md
-documents the mapping from question fields to QTI so an importer can read it back.
+(identifiers, feedback, response processing, metadata) is written once. Ordering and matching
+items get their interaction, response and reveal rows from `_qti_shapes`; case studies their
+stimulus (3.0) or repeated passage (2.1) from `_qti_case`. docs/exports-qti.md documents the
+mapping from question fields to QTI so an importer can read it back.
 """
 
 from __future__ import annotations
