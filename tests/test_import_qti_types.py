@@ -64,6 +64,7 @@ def test_exported_types_import_back_as_the_same_questions_and_case_file(tmp_path
     code, err = import_(pkg, tmp_path / "bank", fmt, capsys)
     assert code == 0, err
     assert "could not map" not in err
+    assert "Imported 4 questions and 1 case study; 0 item(s) could not be mapped." in err
     got = read_bank(tmp_path / "bank")
     assert {i: path for i, (path, _) in got.items()} == {
         ORDERING: f"mla-c01/deployment-orchestration/{ORDERING}.yaml",
@@ -155,3 +156,4 @@ def test_a_21_case_with_the_test_left_out_keeps_the_items_in_package_order(tmp_p
     assert code == 0, err
     case = read_bank(tmp_path / "bank")[CASE_ID][1]
     assert sorted(case["items"]) == sorted(CASE_ITEMS) and case["domain"] == "deployment-orchestration"
+
