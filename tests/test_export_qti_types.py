@@ -38,11 +38,11 @@ def fixtures() -> tuple[list[Question], dict[str, Case], dict[str, Exam]]:
     return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), {case.id: case}, {exam.code: exam}
 
 
-def run(tmp_path: Path, fmt: str, questions=None, cases=None, **options):
+def run(tmp_path: Path, fmt: str, questions=None, cases=None, root: Path = TYPES, **options):
     """(files, warnings) of one export of the fixtures through the registered exporter."""
     qs, cs, exams = fixtures()
     out = tmp_path / f"{fmt}-{len(list(tmp_path.iterdir()))}.zip"
-    result = export(fmt, qs if questions is None else questions, exams, TYPES, out,
+    result = export(fmt, qs if questions is None else questions, exams, root, out,
                     cases=cs if cases is None else cases, **options)
     return read_package(out), result.warnings
 

@@ -157,3 +157,33 @@ def test_a_21_case_with_the_test_left_out_keeps_the_items_in_package_order(tmp_p
     case = read_bank(tmp_path / "bank")[CASE_ID][1]
     assert sorted(case["items"]) == sorted(CASE_ITEMS) and case["domain"] == "deployment-orchestration"
 
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_case_with_references_and_an_image_comes_back_whole(tmp_path, fmt, capsys, monkeypatch):
+    from exportkit import missing_from_package, png, unlisted_in_manifest
+    from qlint.model import Case
+    from test_export_qti_types import fixtures
+
+    monkeypatch.chdir(REPO)
+    _, cases, _ = fixtures()
+    folder = tmp_path / "src" / "mla-c01" / "cases"  # a bank's layout, so the image keeps its place
+    (folder / "img").mkdir(parents=True)
+    (folder / "img" / "flow.png").write_bytes(png())
+    shutil.copy(cases[CASE_ID].path, folder / "fraud-scoring.yaml")
+    data = {**cases[CASE_ID].data, "scenario": cases[CASE_ID].scenario + "\n![The scoring flow](img/flow.png)\n",
+            "references": [{"title": "Fraud detection on AWS", "url": "https://aws.amazon.com/fraud-detector/"}]}
+    files, _ = run(tmp_path, fmt, cases={CASE_ID: Case(str(folder / "fraud-scoring.yaml"), data)}, root=tmp_path / "src")
+    assert files["images/mla-c01/cases/img/flow.png"] == png()
+    assert missing_from_package(files) == [] and unlisted_in_manifest(files) == []  # the stimulus (or items) list it
+    pkg = tmp_path / "pkg"
+    for name, blob in files.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_bytes(blob)
+    code, err = import_(pkg, tmp_path / "bank", fmt, capsys)
+    assert code == 0, err
+    got = read_bank(tmp_path / "bank")[CASE_ID][1]
+    assert got["references"] == data["references"]
+    assert "![The scoring flow](img/flow.png)" in got["scenario"]
+    assert (tmp_path / "bank" / "mla-c01" / "cases" / "img" / "flow.png").read_bytes() == png()
+
