@@ -4,6 +4,8 @@ response item, from the qti30 export and from the qti21 export converted to 3.0 
 @citolab/qti-convert (npm): answer wrongly, then rightly, and check what a learner sees: SCORE,
 the correct/incorrect message, each chosen option's rationale (and no other option's), and the
 one reveal dialog with its visible headings. A partial-credit export is scored by the player too.
+Matching and ordering items (issue 13) are answered by dragging with a pointer, as the player
+offers them; its one-slot-per-choice ordering defect is pinned (docs/exports-qti.md, "Players").
 
 The npm packages are pinned in tests/qti_player/package-lock.json and installed by `npm ci`
 (`make test` and .ci/run do it). Under CI=true a missing node, npm, Chromium, Playwright or
