@@ -41,6 +41,12 @@ HOSTILE = ('Pick <script>window.__pwned = 1</script> or <img src=x onerror="wind
            'and ]]> & &amp; "double" \'single\' ~ = # { } : \\ Zürich 東京 🙂')
 
 
+# CHOICE_ONLY: the sample bank's ordering and matching questions and its case study with its
+# questions (issue 13) are drafts that `qlint export` leaves out by status; these loaders, which
+# skip the status filter, leave them out too until every exporter carries the new types. Tests
+# of the new types load tests/fixtures/types.
+
+
 def load_questions(root: Path) -> tuple[list[Question], dict, Path]:
     """Questions (sorted as the CLI sorts them), exams and bank folder of the project at `root`."""
     config = load_config(root)
@@ -48,6 +54,7 @@ def load_questions(root: Path) -> tuple[list[Question], dict, Path]:
     result = lint([str(config.bank_dir)], settings)
     questions = [Question(p, r.data) for p, r in result.results.items()
                  if r.kind == "question" and r.data is not None and not any(d.code == "S001" for d in r.diagnostics)]
+    questions = [q for q in questions if q.is_choice and not q.case]  # see CHOICE_ONLY
     questions.sort(key=lambda q: (q.exam, q.domain, q.id))
     return questions, settings.exams, config.bank_dir
 
@@ -213,7 +220,7 @@ def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
         if f.parent.name == "exams":
             exam = Exam.from_data(data, str(f))
             exams[exam.code] = exam
-        else:
+        elif f.parent.name != "cases" and Question(str(f), data).is_choice and not data.get("case"):  # see CHOICE_ONLY
             questions.append(Question(str(f), data))
     return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), exams
 
