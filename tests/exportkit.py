@@ -208,9 +208,10 @@ def exported(banks, tmp_path_factory):
 # --- packages -------------------------------------------------------------------------------
 
 
-def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
+def load_bank(bank: Path, every_type: bool = False) -> tuple[list[Question], dict[str, Exam]]:
     """Every question and exam under `bank` (exams in `bank/exams`) as written, sorted like
-    `qlint export`, unchecked: for tests that hand an exporter data the CLI would refuse."""
+    `qlint export`, unchecked: for tests that hand an exporter data the CLI would refuse.
+    `every_type`: ordering, matching and case questions too (for targets that carry them)."""
     config = Config(root=bank)
     questions, exams = [], {}
     for f in sorted(bank.rglob("*.yaml")):
@@ -220,7 +221,7 @@ def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
         if f.parent.name == "exams":
             exam = Exam.from_data(data, str(f))
             exams[exam.code] = exam
-        elif f.parent.name != "cases" and Question(str(f), data).is_choice and not data.get("case"):  # see CHOICE_ONLY
+        elif f.parent.name != "cases" and (every_type or Question(str(f), data).is_choice and not data.get("case")):  # see CHOICE_ONLY
             questions.append(Question(str(f), data))
     return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), exams
 

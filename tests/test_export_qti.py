@@ -23,19 +23,21 @@ from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session
 PNG = png()  # a real PNG: exports refuse a file whose bytes are not what its name says
 
 FORMATS = ("qti21", "qti30")
+EVERY_STATUS = ("--status", "draft,review,published")
 INJECTION = "<script>alert('x')</script> ]]> & \"quoted\" 'single' café ≤ 日本 😀 <![CDATA[x]]>"
 
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory):
-    """The sample bank exported by the CLI: {format: {path: bytes}}, zip and --no-zip."""
+    """The whole sample bank (drafts too: the ordering, matching and case-study samples are drafts)
+    exported by the CLI: {format: {path: bytes}}, zip and --no-zip."""
     out = tmp_path_factory.mktemp("qti")
     packages = {}
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(REPO)
         for fmt in FORMATS:
-            assert main(["export", "--format", fmt, "--output", str(out / f"{fmt}.zip")]) == 0
-            assert main(["export", "--format", fmt, "--output", str(out / fmt), "--no-zip"]) == 0
+            assert main(["export", "--format", fmt, "--output", str(out / f"{fmt}.zip"), *EVERY_STATUS]) == 0
+            assert main(["export", "--format", fmt, "--output", str(out / fmt), "--no-zip", *EVERY_STATUS]) == 0
             packages[fmt] = read_package(out / f"{fmt}.zip")
             packages[fmt + "-dir"] = read_package(out / fmt)
     return packages
@@ -52,8 +54,8 @@ def qti_files(files):
 
 
 def exported_questions():
-    """The sample bank's questions `qlint export` selects (status published or review)."""
-    return [q for q in load_bank(BANK)[0] if q.data.get("status") in ("published", "review")]
+    """The sample bank's questions of every type and status, as the `sample` packages hold them."""
+    return load_bank(BANK, every_type=True)[0]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -175,8 +177,10 @@ def test_feedback_is_driven_by_written_out_response_processing(sample, fmt):
         response = find("responseDeclaration", "qti-response-declaration")[0]
         if choice:
             assert declared["CHOSEN"].get("cardinality") == response.get("cardinality")
-        set_by_rp = {el.text for el in rp.iter() if isinstance(el.tag, str) and etree.QName(el).localname in ("baseValue", "qti-base-value")
-                     and el.get("baseType", el.get("base-type")) == "identifier"}
+        setters = [el for el in rp.iter() if isinstance(el.tag, str) and el.get("identifier") == "FEEDBACK"
+                   and etree.QName(el).localname in ("setOutcomeValue", "qti-set-outcome-value")]
+        set_by_rp = {el.text for setter in setters for el in setter.iter() if etree.QName(el).localname in ("baseValue", "qti-base-value")
+                     and el.get("baseType", el.get("base-type")) == "identifier"}  # (an ordering's steps are base values too)
         # FEEDBACK is only ever set from base values (a QTI 3 player mishandles variables in a list)
         for setter in rp.iter():
             if isinstance(setter.tag, str) and setter.get("identifier") == "FEEDBACK" and "et" in etree.QName(setter).localname:
