@@ -412,3 +412,38 @@ def test_markup_in_steps_pairs_and_scenario_stays_text_and_validates(tmp_path, f
     for q in hostile:
         assert comparable(read[q.id]) == expected(q, case=bad_case if q.case else None), q.id
     assert read[ORDERING]["steps"][0]["rationale"] == INJECTION
+
+
+@pytest.mark.parametrize("scoring", ["all-or-nothing", "partial"])
+def test_pyslet_scores_every_ordering_and_matching_item_of_the_sample_bank(tmp_path, scoring, monkeypatch):
+    """The sample bank's own items (drafts): the key scores 1, a wrong answer what the documented
+    credit says (0, or the share of steps in place / pairs right)."""
+    from qlint.cli import main
+
+    monkeypatch.chdir(REPO)
+    assert main(["export", "-f", "qti21", "-o", str(tmp_path / "q.zip"), "--scoring", scoring,
+                 "--status", "draft,review,published"]) == 0
+    files = read_package(tmp_path / "q.zip")
+    seen = set()
+    for name, data in files.items():
+        if not name.startswith("items/") or read_item(data)["type"] not in ("ordering", "matching"):
+            continue
+        item = read_item(data)
+        seen.add(item["type"])
+        if item["type"] == "ordering":
+            key = [f"step_{s}" for s in item["key_order"]]
+            shifted = key[:-2] + key[-2:][::-1]  # the last two steps swapped
+            in_place = sum(a == b for a, b in zip(shifted, key))
+            total = len(key)
+        else:
+            key = [(f"prompt_{p['id']}", f"resp_{p['match']}") for p in item["prompts"]]
+            shifted = [(p, key[(i + 1) % len(key)][1]) for i, (p, _r) in enumerate(key)]
+            in_place = sum(a == b for a, b in zip(shifted, key))
+            total = len(key)
+        assert _score(data, key) == (1.0, {"correct", "general_feedback"}), name
+        score, feedback = _score(data, shifted)
+        assert score == pytest.approx(in_place / total if scoring == "partial" else 0.0, abs=1e-6), name
+        assert feedback == {"incorrect", "general_feedback"}, name
+        if scoring == "partial" and item["type"] == "matching":
+            assert _score(data, key[:2])[0] == pytest.approx(2 / total, abs=1e-6), name
+    assert seen == {"ordering", "matching"}
