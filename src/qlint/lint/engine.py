@@ -518,7 +518,7 @@ def _stored(result: FileResult) -> FileResult:
 def _restored(result: FileResult, path: str, settings: Settings, lean: bool) -> FileResult:
     """A cached result made whole again for this run: its text when a report may need it, and
     for callers that read them (not `--lean`), text and data as `check_file` gives them."""
-    result = replace(result, path=path)
+    result.path = path  # a fresh object from the cache codec: nothing else holds it
     if lean:
         if result.directives:
             text_of(result, settings)
