@@ -23,7 +23,7 @@ from lxml import etree
 from qlint.lint.engine import lint, load_document, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
 from qlint.markup import render
-from qlint.model import Question
+from qlint.model import Case, Question
 from qlint.cli.config import load_config
 from qlint.project.config import Config
 from qlint.project.exams import Exam
@@ -208,19 +208,29 @@ def exported(banks, tmp_path_factory):
 # --- packages -------------------------------------------------------------------------------
 
 
-def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
+def load_bank(bank: Path, every_type: bool = False) -> tuple[list[Question], dict[str, Exam]]:
     """Every question and exam under `bank` (exams in `bank/exams`) as written, sorted like
-    `qlint export`, unchecked: for tests that hand an exporter data the CLI would refuse."""
+    `qlint export`, unchecked: for tests that hand an exporter data the CLI would refuse.
+    `every_type`: ordering, matching and case questions too (for targets that carry them)."""
     config = Config(root=bank)
     questions, exams = [], {}
     for f in sorted(bank.rglob("*.yaml")):
+        if f.parent.name == "cases":  # case studies: load_cases
+            continue
         _, data = load_document(str(f), config)
         if f.parent.name == "exams":
             exam = Exam.from_data(data, str(f))
             exams[exam.code] = exam
-        elif f.parent.name != "cases" and Question(str(f), data).is_choice and not data.get("case"):  # see CHOICE_ONLY
+        elif f.parent.name != "cases" and (every_type or Question(str(f), data).is_choice and not data.get("case")):  # see CHOICE_ONLY
             questions.append(Question(str(f), data))
     return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), exams
+
+
+def load_cases(bank: Path) -> dict[str, Case]:
+    """Every case study under `bank` (files in a `cases` folder), by id, unchecked."""
+    config = Config(root=bank)
+    cases = [Case(str(f), load_document(str(f), config)[1]) for f in sorted(bank.rglob("*.yaml")) if f.parent.name == "cases"]
+    return {c.id: c for c in cases}
 
 
 def read_package(path: Path) -> dict[str, bytes]:
