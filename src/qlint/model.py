@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, ClassVar, Iterator
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -31,13 +31,17 @@ class lazy:
 
 
 @dataclass(frozen=True)
-class OptionView:
+class PartView:
+    """One entry of a question's list of answer parts (`FIELD`: options, steps, prompts or
+    responses): its place, id, text and rationale, read by name."""
+
     index: int
     raw: dict[str, Any]
+    FIELD: ClassVar[str] = ""
 
     @property
     def pointer(self) -> str:
-        return f"/options/{self.index}"
+        return f"/{self.FIELD}/{self.index}"
 
     @property
     def id(self) -> str:
@@ -48,10 +52,6 @@ class OptionView:
         return self.raw.get("text", "")
 
     @property
-    def correct(self) -> bool:
-        return self.raw.get("correct") is True
-
-    @property
     def rationale(self) -> str | None:
         value = self.raw.get("rationale")
         return value if isinstance(value, str) else None
@@ -59,6 +59,15 @@ class OptionView:
     @property
     def right_when(self) -> str:
         return self.raw.get("right_when") or ""
+
+
+@dataclass(frozen=True)
+class OptionView(PartView):
+    FIELD: ClassVar[str] = "options"
+
+    @property
+    def correct(self) -> bool:
+        return self.raw.get("correct") is True
 
     @property
     def letter(self) -> str:
@@ -66,90 +75,32 @@ class OptionView:
 
 
 @dataclass(frozen=True)
-class StepView:
+class StepView(PartView):
     """One step of an ordering question; keyed steps are listed in their correct order."""
 
-    index: int
-    raw: dict[str, Any]
-
-    @property
-    def pointer(self) -> str:
-        return f"/steps/{self.index}"
-
-    @property
-    def id(self) -> str:
-        return self.raw.get("id", "")
-
-    @property
-    def text(self) -> str:
-        return self.raw.get("text", "")
+    FIELD: ClassVar[str] = "steps"
 
     @property
     def correct(self) -> bool:
         return self.raw.get("correct", True) is not False  # keyed unless marked a distractor step
 
-    @property
-    def rationale(self) -> str | None:
-        value = self.raw.get("rationale")
-        return value if isinstance(value, str) else None
-
-    @property
-    def right_when(self) -> str:
-        return self.raw.get("right_when") or ""
-
 
 @dataclass(frozen=True)
-class PromptView:
+class PromptView(PartView):
     """One prompt of a matching question and the id of the response it matches."""
 
-    index: int
-    raw: dict[str, Any]
-
-    @property
-    def pointer(self) -> str:
-        return f"/prompts/{self.index}"
-
-    @property
-    def id(self) -> str:
-        return self.raw.get("id", "")
-
-    @property
-    def text(self) -> str:
-        return self.raw.get("text", "")
+    FIELD: ClassVar[str] = "prompts"
 
     @property
     def match(self) -> str:
         return self.raw.get("match", "")
 
-    @property
-    def rationale(self) -> str | None:
-        value = self.raw.get("rationale")
-        return value if isinstance(value, str) else None
-
 
 @dataclass(frozen=True)
-class ResponseView:
+class ResponseView(PartView):
     """One response of a matching question; a surplus response matches no prompt."""
 
-    index: int
-    raw: dict[str, Any]
-
-    @property
-    def pointer(self) -> str:
-        return f"/responses/{self.index}"
-
-    @property
-    def id(self) -> str:
-        return self.raw.get("id", "")
-
-    @property
-    def text(self) -> str:
-        return self.raw.get("text", "")
-
-    @property
-    def rationale(self) -> str | None:
-        value = self.raw.get("rationale")
-        return value if isinstance(value, str) else None
+    FIELD: ClassVar[str] = "responses"
 
 
 @dataclass(frozen=True)
