@@ -119,3 +119,73 @@ def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
     shuffle_lines = [w for w in result.warnings if "shuffle: false" in w]
     assert shuffle_lines and all(re.match(r".+\.yaml:\d+:\d+: ", w) for w in shuffle_lines)
     assert any(w.startswith(str(tmp_path / "g.gift")) and "no place for" in w for w in result.warnings)
+
+
+# -- ordering, matching and case studies (issue 13) --------------------------------------------
+
+from lms_kit import export_types, md_words, question, words  # noqa: E402
+from qlint.exporters._breakdown import plain_text  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def types_gift(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gift-types") / "types.gift"
+    result = export_types("gift", out)
+    return out, result
+
+
+def test_matching_reads_back_as_gift_matching_with_the_surplus_response(types_gift):
+    out, _ = types_gift
+    q = question("matching.yaml")
+    text = {r.id: r.text for r in q.responses}
+    (read,) = gift_reference.read(out.read_text(encoding="utf-8"))  # ordering and case questions are left out
+    assert read.name == q.id and read.markup == "html" and read.answers == []
+    assert read.pairs == [(compact(p.text), plain_text(text[p.match])) for p in q.prompts] + \
+        [("", "SageMaker Ground Truth")]  # an empty left side: Moodle's extra wrong answer
+    assert read.text == render(q.stem)
+    general = words(read.general_feedback)
+    for p in q.prompts:  # no feedback per pair in GIFT: each pair's reason is in the general feedback
+        assert f"{md_words(p.text)} → {md_words(text[p.match])} {md_words(p.rationale)}" in general
+    assert md_words(q.responses[-1].rationale) in general and general.startswith(md_words(q.explanation))
+
+
+def test_pygiftparser_reads_the_matching_pairs(types_gift):
+    out, _ = types_gift
+    q = question("matching.yaml")
+    text = {r.id: r.text for r in q.responses}
+    with open(out, encoding="utf-8") as fh:
+        (read,) = pygift.parseFile(fh)
+    assert read.valid and type(read.answers).__name__ == "MatchingSet"
+    got = [(a.question.strip(), a.answer.strip()) for a in read.answers.answers]
+    assert got == [(p.text, text[p.match]) for p in q.prompts] + [("", "SageMaker Ground Truth")]
+
+
+def test_ordering_and_case_questions_are_left_out_with_a_warning_each(types_gift):
+    out, result = types_gift
+    gift = out.read_text(encoding="utf-8")
+    for name, where, why in (("ordering.yaml", ":6:7: ", "GIFT has no ordering question"),
+                             ("case-ordering.yaml", ":7:7: ", "GIFT has no ordering question"),
+                             ("case-single.yaml", ":6:7: ", "GIFT cannot carry case study 'types-case-fraud-scoring'")):
+        q = question(name)
+        assert f"[id:{q.id}]" not in gift
+        assert [w for w in result.warnings if w.startswith(q.path + where) and why in w and "not exported" in w], name
+    matching = question("matching.yaml")
+    assert any(w.startswith(f"{matching.path}:24:3: ") and "no feedback per pair" in w for w in result.warnings)
+
+
+def test_a_case_question_without_its_case_is_exported_alone(tmp_path):
+    out = tmp_path / "alone.gift"
+    result = export_types("gift", out, questions=[question("case-single.yaml")], cases={})
+    (read,) = gift_reference.read(out.read_text(encoding="utf-8"))
+    assert read.name == "types-case-fraud-endpoint-type" and len(read.answers) == 4
+    assert any("not part of this export" in w and w.startswith(str(question("case-single.yaml").path))
+               for w in result.warnings)
+
+
+def test_matching_with_fewer_than_three_pairs_is_left_out(tmp_path):
+    q = question("matching.yaml")
+    two = question("matching.yaml", prompts=q.data["prompts"][:2])
+    out = tmp_path / "two.gift"
+    result = export_types("gift", out, questions=[two])
+    assert gift_reference.read(out.read_text(encoding="utf-8")) == []
+    assert any(w.startswith(f"{q.path}:") and "at least 3 pairs" in w for w in result.warnings)
