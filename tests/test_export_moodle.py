@@ -149,11 +149,9 @@ def test_grades_stay_on_moodles_list_for_every_key_count(keys):
 
 # -- ordering, matching and case studies (issue 13), read back by tests/moodle_reference.py ----
 
-import itertools  # noqa: E402
 
 import moodle_reference  # noqa: E402
-from lms_kit import all_questions, export_types, md_words, question, words  # noqa: E402
-from qlint.exporters._breakdown import plain_text  # noqa: E402
+from lms_kit import export_types, md_words, question, words  # noqa: E402
 
 
 @pytest.fixture(scope="module")

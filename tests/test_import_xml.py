@@ -140,7 +140,7 @@ def test_moodle_xml_from_moodle_itself(capsys, project):
         (26, "<correctfeedback> 'Well done!' has no place in a qlint question"),
         (42, "<hint> 'Think about memory.' has no place in a qlint question"),
         (9, "tag 'GPU Memory' became 'gpu-memory'"),
-        (49, "truefalse question 'Dropout is a regulariser': only multichoice questions are imported"),
+        (49, "truefalse question 'Dropout is a regulariser': only multichoice, match and ordering questions are imported"),
         (57, "no explanation; a TODO placeholder was written"),
     ):
         assert f"{src}:{line}:1: I001 could not map: {message}" in err, err

@@ -117,6 +117,9 @@ def _any_question(quiz: etree._Element, q: Question, site: Site, job: ExportJob,
     require_xml_chars(q)
     shuffle = job.shuffle and q.data.get("shuffle", True) is not False
     if q.type == ORDERING:
+        if q.data.get("shuffle") is False:
+            warnings.append(f"{locate(q, '/shuffle')}: Moodle's ordering question always shows the steps shuffled; "
+                            "`shuffle: false` is not exported")
         return _ordering(quiz, q, site, job.scoring == ALL_OR_NOTHING, warnings)
     if q.type == MATCHING:
         return _match(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING, warnings)
