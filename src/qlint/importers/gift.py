@@ -1,4 +1,4 @@
-"""`gift`: Moodle's GIFT text format, multiple-choice questions with their feedback.
+"""`gift`: Moodle's GIFT text format, multiple-choice and matching questions with their feedback.
 
     // comment
     $CATEGORY: MLA-C01/ML Model Development
@@ -231,7 +231,7 @@ def _short(text: str, n: int = 60) -> str:
     return repr(one if len(one) <= n else one[: n - 3] + "...")
 
 
-@importer("gift", "Moodle GIFT: multiple-choice questions with per-answer and general feedback", suffixes=(".gift", ".txt"))
+@importer("gift", "Moodle GIFT: multiple-choice and matching questions with per-answer and general feedback", suffixes=(".gift", ".txt"))
 def read_gift(job: ImportJob) -> ImportResult:
     blocks, categories, stray = _blocks(job.text)
     result = ImportResult()

@@ -1,4 +1,5 @@
-"""`moodle`: Moodle XML, multiple-choice questions with their categories, feedback and tags.
+"""`moodle`: Moodle XML, multiple-choice, matching and ordering questions with their categories,
+feedback and tags.
 
 The reverse of docs/exports-web.md's table:
 
@@ -12,6 +13,10 @@ The reverse of docs/exports-web.md's table:
   feedback (any other feedback: the rationale), `generalfeedback` `div.qlint-explanation` /
   `qlint-trap` / `qlint-references` -> explanation, trap, references (any other general feedback:
   the explanation), `tags` -> tags, images (`@@PLUGINFILE@@` + `<file>`) -> files beside the question.
+
+`match` and `ordering` questions are read by `_moodle_types`; the questions of a case study's
+category (idnumber `CODE/domain/case-id`) say `case:`, and its `description` (the scenario) is
+reported, since only question files are written.
 
 Moodle XML cannot carry option ids (they become slugs of the option text), status (imported
 questions are drafts), difficulty, related questions or pinned options. Other question types,
@@ -336,7 +341,7 @@ def _scenario_note(el: etree._Element, case: str) -> str:
             f"with this scenario: {scenario}")
 
 
-@importer("moodle", "Moodle XML: multiple-choice questions with categories, feedback, tags and images", suffixes=(".xml",),
+@importer("moodle", "Moodle XML: multiple-choice, match and ordering questions with categories, feedback, tags and images", suffixes=(".xml",),
           reads="bytes")
 def read_moodle(job: ImportJob) -> ImportResult:
     root = parse(job.data, job.source.name)
