@@ -466,3 +466,21 @@ def test_choice_items_are_unchanged_by_the_new_types(tmp_path):
         return etree.tostring(etree.fromstring(etree.tostring(item, with_tail=False),
                                                etree.XMLParser(remove_blank_text=True)))
     assert item_bytes("alone.zip") == item_bytes("all.zip")
+
+
+def test_markup_in_prompts_responses_and_steps_stays_text(tmp_path):
+    payload = "<script>alert('x')</script> ]]> & \"quoted\" café ≤ 日本"
+    matching, ordering = question("matching.yaml"), question("ordering.yaml")
+    prompts = [dict(p) for p in matching.data["prompts"]]
+    responses = [dict(r) for r in matching.data["responses"]]
+    steps = [dict(s) for s in ordering.data["steps"]]
+    prompts[0]["text"], responses[0]["text"], steps[0]["text"] = payload, payload, payload
+    export_types("canvas", tmp_path / "h.zip", questions=[question("matching.yaml", prompts=prompts, responses=responses),
+                                                         question("ordering.yaml", steps=steps)], cases={})
+    root = xml(read_package(tmp_path / "h.zip")[f"{QUIZ}/{QUIZ}.xml"])
+    for mattext in root.iter(f"{Q}mattext"):
+        if mattext.get("texttype") == "text/html":
+            assert not list(etree.fromstring(f"<div>{mattext.text}</div>".encode()).iter("script"))
+    items = {i.get("ident"): _canvas_matching(i) for i in root.iter(f"{Q}item")}
+    assert items[matching.id]["answers"][0] == {**items[matching.id]["answers"][0], "left": payload, "match": payload}
+    assert items[ordering.id]["answers"][0]["match"] == payload

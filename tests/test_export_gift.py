@@ -13,7 +13,7 @@ with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() 
     from pygiftparser import parser as pygift
 
 import gift_reference
-from exportkit import banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
+from exportkit import HOSTILE, banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
 from qlint.markup import render
 from qlint.exporters._feedback import compact
 from qlint.exporters.gift import escape
@@ -189,3 +189,17 @@ def test_matching_with_fewer_than_three_pairs_is_left_out(tmp_path):
     result = export_types("gift", out, questions=[two])
     assert gift_reference.read(out.read_text(encoding="utf-8")) == []
     assert any(w.startswith(f"{q.path}:") and "at least 3 pairs" in w for w in result.warnings)
+
+
+def test_matching_text_with_gift_syntax_and_markup_survives(tmp_path):
+    q = question("matching.yaml")
+    hostile = "a -> b = c ~ d # e {f} : g \\n " + HOSTILE
+    prompts = [dict(p) for p in q.data["prompts"]]
+    responses = [dict(r) for r in q.data["responses"]]
+    prompts[0]["text"], responses[0]["text"], responses[-1]["text"] = hostile, hostile, "=-> " + hostile
+    out = tmp_path / "h.gift"
+    export_types("gift", out, questions=[question("matching.yaml", prompts=prompts, responses=responses)])
+    (read,) = gift_reference.read(out.read_text(encoding="utf-8"))
+    assert read.pairs[0] == (compact(hostile), plain_text(hostile))  # Moodle's steps give back every character
+    assert read.pairs[-1] == ("", plain_text("=-> " + hostile)) and len(read.pairs) == len(prompts) + 1
+    assert "<script" not in read.pairs[0][0] and "<script>" in read.pairs[0][1]  # the prompt is HTML; the response plain text

@@ -275,3 +275,22 @@ def test_single_and_multiple_output_is_unchanged_by_the_new_types(tmp_path, bank
         return [etree.tostring(q, with_tail=False) for q in etree.fromstring(data).iterfind("question")
                 if q.get("type") == "multichoice"]
     assert choice_blocks(alone.read_bytes()) == choice_blocks(mixed_out.read_bytes())
+
+
+def test_hostile_text_in_steps_prompts_and_responses_reads_back_exactly(tmp_path):
+    from exportkit import HOSTILE
+    from qlint.exporters._breakdown import plain_text
+
+    matching, ordering = question("matching.yaml"), question("ordering.yaml")
+    prompts = [dict(p) for p in matching.data["prompts"]]
+    responses = [dict(r) for r in matching.data["responses"]]
+    steps = [dict(s) for s in ordering.data["steps"]]
+    prompts[0]["text"], responses[0]["text"], steps[0]["text"] = HOSTILE, HOSTILE, HOSTILE
+    out = tmp_path / "h.xml"
+    export_types("moodle", out, questions=[question("ordering.yaml", steps=steps),
+                                           question("matching.yaml", prompts=prompts, responses=responses)], cases={})
+    read = {q.idnumber: q for q in moodle_reference.read(out.read_bytes())}
+    assert read[matching.id].stems[0] == (compact(HOSTILE), plain_text(HOSTILE))
+    assert read[ordering.id].order[0] == compact(HOSTILE)
+    for text in (read[matching.id].stems[0][0], read[ordering.id].order[0], read[ordering.id].general_feedback):
+        assert not lhtml.fragment_fromstring(text, create_parent="div").xpath("//script | //img[@onerror]")
