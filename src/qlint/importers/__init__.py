@@ -31,6 +31,7 @@ class Imported:
     comments: list[str] = field(default_factory=list)  # the source's comments on it, kept as YAML comments
     part: str = ""  # the file inside a package source that holds it
     files: dict[str, bytes] = field(default_factory=dict)  # images to write, by path inside the bank
+    kind: str = "question"  # or "case": a case study file (bank/<exam>/cases/<id>.yaml)
 
 
 @dataclass(frozen=True)

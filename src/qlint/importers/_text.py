@@ -24,7 +24,8 @@ ImageReader = Callable[[str, int], "tuple[str, bytes] | None"]
 
 def question_folder(q: Imported) -> str:
     """Where the question file goes inside the bank (as `_write.target_path` puts it)."""
-    return f"{str(q.data.get('exam') or 'unknown-exam').lower()}/{q.data.get('domain') or 'unknown-domain'}"
+    exam = str(q.data.get('exam') or 'unknown-exam').lower()
+    return f"{exam}/cases" if q.kind == "case" else f"{exam}/{q.data.get('domain') or 'unknown-domain'}"
 
 
 class TextReader:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ def target_path(q: Imported, output: Path) -> Path:
     and the result must stay inside `output` (UnsafePathError), even through a symlinked folder."""
     d = q.data
     exam = slug(str(d.get("exam") or ""), 32) or "unknown-exam"
+    if q.kind == "case":  # a case study: bank/<exam>/cases/<id>.yaml
+        return safe_join(output, f"{exam}/cases/{slug(str(d.get('id') or ''), 80) or 'imported-case'}.yaml")
     domain = slug(str(d.get("domain") or ""), 64) or "unknown-domain"
     name = question_file_name(slug(str(d.get("id") or ""), 80) or "imported", exam, domain)
     return safe_join(output, f"{exam}/{domain}/{name}")
@@ -72,10 +75,23 @@ def to_yaml(q: Imported, source: str, fmt: str, target: Path, config: Config) ->
     """The question as a formatted file; unmapped source text is kept in comments at the top.
     `source` says where the question comes from (`file:line`)."""
     body = yaml.dump(_blocks(q.data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
-    header = [f"# yaml-language-server: $schema={schema_ref(target, config)}",
+    header = [f"# yaml-language-server: $schema={_schema(target, config, q.kind)}",
               f"# Imported by qlint from {source} ({fmt}); review it"
               + (", then set status to review." if q.data.get("status", "draft") == "draft" else ".")]
     header += [f"# {ORDER_HINT} ({_where(u)}): {_one_line(u.message)}" for u in q.unmapped]
     header += [f"# source comment: {_one_line(c)}" for c in q.comments]
+    if q.kind == "case":  # written in the case schema's key order by the importer
+        return "\n".join(header) + "\n" + body
     return format_text("\n".join(header) + "\n" + body, "question", config)
+
+
+def _schema(target: Path, config: Config, kind: str) -> str:
+    if kind != "case":
+        return schema_ref(target, config)
+    project_schema = config.root / "schema" / "case.schema.json"
+    if project_schema.is_file():
+        return os.path.relpath(project_schema, target.parent)
+    from importlib import resources
+
+    return str(resources.files("qlint").joinpath("schemas", "case.schema.json"))
 

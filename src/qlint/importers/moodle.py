@@ -14,9 +14,9 @@ The reverse of docs/exports-web.md's table:
   `qlint-trap` / `qlint-references` -> explanation, trap, references (any other general feedback:
   the explanation), `tags` -> tags, images (`@@PLUGINFILE@@` + `<file>`) -> files beside the question.
 
-`match` and `ordering` questions are read by `_moodle_types`; the questions of a case study's
-category (idnumber `CODE/domain/case-id`) say `case:`, and its `description` (the scenario) is
-reported, since only question files are written.
+`match` and `ordering` questions are read by `_moodle_types`; a case study's category (idnumber
+`CODE/domain/case-id`) gives a case file from its `description` question (the scenario; its name is
+the title), `items` = the questions that follow, each of which says `case:`.
 
 Moodle XML cannot carry option ids (they become slugs of the option text), status (imported
 questions are drafts), difficulty, related questions or pinned options. Other question types,
@@ -333,12 +333,25 @@ def _case_of(el: etree._Element) -> str:
     return parts[2] if len(parts) == 3 and QUESTION_ID.match(parts[2]) else ""
 
 
-def _scenario_note(el: etree._Element, case: str) -> str:
-    # qlint import writes question files only; the case file is the author's to create.
-    scenario = " ".join("".join(html_fragment(_text(_child(el, "questiontext"))).itertext()).split())
-    return (f"description question {_text(_child(el, 'name')).strip()!r} is the scenario of case study {case!r}; "
-            f"its questions say `case: {case}`, but no case file is written: create <exam>/cases/{case}.yaml "
-            f"with this scenario: {scenario}")
+def read_scenario(el: etree._Element, job: ImportJob, category: tuple[str, str, int], case: str) -> Imported:
+    """A case study file from the `description` question of a case's category (qlint's export): the
+    scenario, its title from the name; `items` are filled with the questions that follow it."""
+    reader = QuestionReader(el, job, category, case)
+    reader.q.kind = "case"
+    exam, domain, line = category
+    place(reader.q, job, exam, domain, line or reader.q.line)
+    data = reader.q.data
+    data.update({"format": 1, "id": case})
+    if title := _text(_child(el, "name")).strip():
+        data["title"] = title
+    data["status"] = "draft"
+    data["scenario"] = reader.markdown(_child(el, "questiontext"), "scenario") or reader._missing("scenario", "description text")
+    data["items"] = []
+    if (idnumber := _plain(_child(el, "idnumber"))) and idnumber != case:
+        reader.note(f"idnumber {idnumber!r} differs from the case id {case!r} of its category; the case id is used")
+    order = ("format", "id", "exam", "domain", "title", "status", "scenario", "items")  # case.schema.json's
+    reader.q.data = {k: data[k] for k in order if k in data}
+    return reader.q
 
 
 @importer("moodle", "Moodle XML: multiple-choice, match and ordering questions with categories, feedback, tags and images", suffixes=(".xml",),
@@ -354,6 +367,7 @@ def read_moodle(job: ImportJob) -> ImportResult:
     readers = {"multichoice": QuestionReader, "multichoiceset": QuestionReader, "match": MatchReader,
                "ordering": OrderingReader}
     category, case = ("", "", 0), ""
+    scenario: Imported | None = None  # the case file being filled, in a case study's category
     for el in root:
         if not local(el):
             continue
@@ -362,10 +376,14 @@ def read_moodle(job: ImportJob) -> ImportResult:
             result.unmapped.append(Unmapped(el.sourceline or 0, f"<{local(el)}> is not a question"))
         elif kind == "category":
             category, case = _category(el, job), _case_of(el)
+            scenario = None
         elif kind in readers:
             result.questions.append(readers[kind](el, job, category, case).read())
-        elif kind == "description" and case:
-            result.unmapped.append(Unmapped(el.sourceline or 0, _scenario_note(el, case)))
+            if scenario is not None:
+                scenario.data["items"].append(result.questions[-1].data["id"])
+        elif kind == "description" and case and scenario is None:
+            scenario = read_scenario(el, job, category, case)
+            result.questions.append(scenario)
         else:
             name = _text(_child(el, "name")).strip()
             result.unmapped.append(Unmapped(el.sourceline or 0, f"{kind or 'untyped'} question {name!r}: only multichoice, "
