@@ -150,8 +150,16 @@ def test_grades_stay_on_moodles_list_for_every_key_count(keys):
 # -- ordering, matching and case studies (issue 13), read back by tests/moodle_reference.py ----
 
 
+import shutil  # noqa: E402
+
+import yaml  # noqa: E402
+
 import moodle_reference  # noqa: E402
-from lms_kit import export_types, md_words, question, words  # noqa: E402
+from conftest import BANK  # noqa: E402
+from exportkit import load_bank, png  # noqa: E402
+from qlint.exporters import EXPORTERS, ExportJob  # noqa: E402
+from qlint.model import Case, Question  # noqa: E402
+from lms_kit import TYPES, export_types, md_words, question, words  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -294,3 +302,31 @@ def test_hostile_text_in_steps_prompts_and_responses_reads_back_exactly(tmp_path
     assert read[ordering.id].order[0] == compact(HOSTILE)
     for text in (read[matching.id].stems[0][0], read[ordering.id].order[0], read[ordering.id].general_feedback):
         assert not lhtml.fragment_fromstring(text, create_parent="div").xpath("//script | //img[@onerror]")
+
+
+def test_images_in_steps_prompts_and_the_scenario_travel_with_their_text_area(tmp_path):
+    root = tmp_path / "types"
+    shutil.copytree(TYPES, root)
+    (root / "img").mkdir()
+    (root / "img" / "flow.png").write_bytes(png())
+    def load(name: str) -> dict:
+        return yaml.safe_load((root / name).read_text(encoding="utf-8"))
+    ordering, matching, scenario = load("ordering.yaml"), load("matching.yaml"), load("cases/fraud-scoring.yaml")
+    ordering["steps"][0]["text"] += " ![flow](img/flow.png)"
+    matching["prompts"][0]["rationale"] += "\n![flow](img/flow.png)\n"
+    scenario["scenario"] += "\n![flow](../img/flow.png)\n"
+    questions = [Question(str(root / "ordering.yaml"), ordering), Question(str(root / "matching.yaml"), matching),
+                 Question(str(root / "case-single.yaml"), load("case-single.yaml"))]
+    out = tmp_path / "img.xml"
+    case_ = Case(str(root / "cases" / "fraud-scoring.yaml"), scenario)
+    EXPORTERS.get("moodle").write(ExportJob(questions=questions, exams=load_bank(BANK)[1], output=out, bank_root=root,
+                                            cases={case_.id: case_}))
+    tree = etree.parse(str(out)).getroot()
+    by_id = {q.findtext("idnumber"): q for q in tree.iterfind("question")}
+    step = by_id["types-ordering-realtime-deploy"].find("answer")
+    general = by_id["types-matching-monitoring-tools"].find("generalfeedback")
+    text = by_id["types-case-fraud-scoring"].find("questiontext")
+    for area in (step, general, text):
+        assert "@@PLUGINFILE@@/flow.png" in area.findtext("text")
+        (f,) = area.findall("file")
+        assert f.get("name") == "flow.png" and base64.b64decode(f.text) == png()
