@@ -27,12 +27,12 @@ def _pygift_unescape(text: str) -> str:
 
 @pytest.mark.parametrize("bank", ["sample", "generated"])
 def test_pygiftparser_reads_back_questions_answers_and_feedback(banks, exported, bank):
-    questions = banks[bank][0]
+    questions = [q for q in banks[bank][0] if q.type != "ordering"]  # GIFT has no ordering question
     path, _ = exported("gift", bank)
     with open(path, encoding="utf-8") as fh:
         read = pygift.parseFile(fh)
     assert [r.title for r in read] == [q.id for q in questions]
-    for r, q in zip(read, questions):
+    for r, q in ((r, q) for r, q in zip(read, questions) if q.is_choice):  # matching: tests further down
         assert r.valid, q.id
         assert r.markup == "html"
         assert r.cat.startswith("$course$/")  # pygiftparser cuts category names at the first non-word character
@@ -50,7 +50,7 @@ def test_pygiftparser_reads_back_questions_answers_and_feedback(banks, exported,
 
 @pytest.mark.parametrize("bank", ["sample", "generated"])
 def test_moodle_rules_reader_gets_every_field_back(banks, exported, bank):
-    questions = banks[bank][0]
+    questions = [q for q in banks[bank][0] if q.type != "ordering"]  # GIFT has no ordering question
     exams = banks[bank][1]
     path, _ = exported("gift", bank)
     read = gift_reference.read(path.read_text(encoding="utf-8"))
@@ -61,6 +61,8 @@ def test_moodle_rules_reader_gets_every_field_back(banks, exported, bank):
         assert r.category == f"$course$/{q.exam}/{names[q.domain].replace('/', '//')}"
         assert f"[id:{q.id}]" in r.comments and all(f"[tag:{t}]" in r.comments for t in q.data["tags"])
         assert r.text == render(q.stem)
+        if not q.is_choice:  # matching: tests further down
+            continue
         assert [a.text for a in r.answers] == [compact(o.text) for o in q.options]
         positive = [a.fraction for a in r.answers if a.fraction > 0]
         assert abs(sum(positive) - 100) < 1e-3 and len(positive) == len(q.keys)
@@ -98,12 +100,12 @@ def test_hostile_text_survives(tmp_path):
     assert read[qid].text == render(q.stem) and "&lt;script&gt;" in read[qid].text and "<script" not in read[qid].text
     assert read[qid].answers[0].text == compact(q.options[0].text)
     assert "{x}" in read[qid].answers[0].text and "Zürich 東京 🙂" in read[qid].general_feedback
-    assert len(read) == len(questions)
+    assert len(read) == len([q for q in questions if q.type != "ordering"])
     # pygiftparser ends an answer at an escaped "\}", so it misreads this question (a reader bug:
     # Moodle replaces escapes before looking for braces); it still reads every other one.
     with open(out, encoding="utf-8") as fh:
         others = [r for r in pygift.parseFile(fh) if r.title != qid]
-    assert len(others) == len(questions) - 1 and all(r.valid for r in others)
+    assert len(others) == len([q for q in questions if q.type != "ordering"]) - 1 and all(r.valid for r in others)
 
 
 @pytest.mark.slow
