@@ -332,3 +332,13 @@ def test_images_in_steps_prompts_and_the_scenario_travel_with_their_text_area(tm
         assert "@@PLUGINFILE@@/flow.png" in area.findtext("text")
         (f,) = area.findall("file")
         assert f.get("name") == "flow.png" and base64.b64decode(f.text) == png()
+
+
+def test_a_case_question_of_another_domain_is_kept_in_the_case_category_with_a_warning(tmp_path):
+    other = question("case-ordering.yaml", domain="monitoring-security")
+    out = tmp_path / "d.xml"
+    result = export_types("moodle", out, questions=[question("case-single.yaml"), other])
+    got = {q.idnumber: q for q in moodle_reference.read(out.read_bytes())}[other.id]
+    assert got.category_idnumber == "MLA-C01/deployment-orchestration/types-case-fraud-scoring"
+    assert any(w.startswith(f"{other.path}:") and "its own domain 'monitoring-security' is not in the file" in w
+               for w in result.warnings)
