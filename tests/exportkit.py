@@ -171,7 +171,8 @@ _EXPORTS: dict[tuple[str, str], tuple[Path, ExportResult]] = {}
 
 @pytest.fixture(scope="session")
 def banks(tmp_path_factory):
-    """name -> (questions, exams, bank root) for the sample bank and a generated bank of 1,000."""
+    """name -> (questions, exams, bank root) for the sample bank and a generated bank of 400: pages,
+    indexes and links at a size no hand-written bank reaches (export time grows with the count)."""
     if not _BANKS:
         import sys
 
@@ -179,7 +180,7 @@ def banks(tmp_path_factory):
         import synthbank
 
         gen_root = tmp_path_factory.mktemp("generated")
-        synthbank.practice(gen_root, 1000, seed=5)
+        synthbank.practice(gen_root, 400, seed=5)
         _BANKS.update(sample=load_questions(REPO), generated=load_questions(gen_root))
     return _BANKS
 

@@ -1,9 +1,10 @@
 """The pre-commit hook as other repositories use it, run through the real pre-commit.
 
-`pre-commit try-repo` clones this repository (with its uncommitted changes to tracked files; new
-files must be `git add`ed first), builds a virtualenv and pip-installs qlint from the clone, as
-a consumer's pre-commit would: so these tests also prove a non-editable install finds its schemas.
-They need PyPI (for qlint's dependencies) and take 10-60 s.
+The hook tests pin a clone of this repository's working tree (uncommitted edits included) at the
+README's rev; pre-commit clones it, builds a virtualenv and pip-installs qlint from it, as a
+consumer's pre-commit would, so they also prove a non-editable install finds its schemas. They
+share one pre-commit home, so that environment is built once; they need PyPI (for qlint's
+dependencies) and take 15-60 s.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import subprocess
 import sys
 import tomllib
 import zipfile
+
+from pathlib import Path
 
 import pytest
 import yaml
@@ -54,7 +57,48 @@ def test_hook_settings():
 
 
 @pytest.fixture(scope="module")
-def consumer(tmp_path_factory):
+def home(tmp_path_factory):
+    """One PRE_COMMIT_HOME for the module: pre-commit builds the environment of a hook repository
+    and rev once (a pip install) and reuses it, as on an author's machine. (`pre-commit try-repo`
+    builds a new one in a temporary store on every call, which made these tests minutes long.)"""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def _git(*args: str, cwd: Path, data: bytes | None = None) -> bytes:
+    who = ["-c", "user.name=qlint", "-c", "user.email=qlint@example.invalid"]
+    return subprocess.run(["git", *who, *args], cwd=cwd, input=data, check=True, capture_output=True).stdout
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> Path:
+    """A clone of this repository holding its working tree as it is (uncommitted edits and new files
+    included, as try-repo's shadow repository would), its HEAD tagged with the README's rev, as
+    the release is. Every hook test points `repo:` at it."""
+    clone = tmp_path_factory.mktemp("qlint-hooks") / "qlint"
+    _git("clone", "-q", str(REPO), str(clone), cwd=REPO)
+    diff = _git("diff", "HEAD", "--binary", cwd=REPO)
+    if diff:
+        _git("apply", "--whitespace=nowarn", cwd=clone, data=diff)
+    for name in filter(None, _git("ls-files", "--others", "--exclude-standard", "-z", cwd=REPO).split(b"\0")):
+        target = clone / name.decode()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name.decode(), target)
+    _git("add", "-A", cwd=clone)
+    _git("commit", "-q", "--allow-empty", "-m", "working tree", cwd=clone)
+    _git("tag", "-f", "-a", _readme_snippet()["repos"][0]["rev"], "-m", "release", cwd=clone)
+    return clone
+
+
+def run_hook(root: Path, repo: Path, hook: str, *files: str, home: Path) -> subprocess.CompletedProcess:
+    """`pre-commit run HOOK --files ...` in `root` with a config that pins `repo` at the README's rev."""
+    config = {"repos": [{"repo": str(repo), "rev": _readme_snippet()["repos"][0]["rev"], "hooks": [{"id": hook}]}]}
+    (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    _git("add", ".pre-commit-config.yaml", cwd=root)
+    return pre_commit("run", hook, "--files", *files, cwd=root, home=home)
+
+
+@pytest.fixture(scope="module")
+def consumer(tmp_path_factory, home):
     """A bank repository with a good question, a bad one, and a bad YAML file outside bank/."""
     root = tmp_path_factory.mktemp("consumer")
     folder = root / QUESTIONS
@@ -71,14 +115,14 @@ def consumer(tmp_path_factory):
     (root / "qlint.toml").write_text('ignore = ["near-duplicate"]\n', encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-    return root, tmp_path_factory.mktemp("pre-commit-home")
+    return root, home
 
 
 @pytest.mark.slow
-def test_try_repo_fails_the_bad_file_and_skips_files_outside_the_bank(consumer):
+def test_hook_fails_the_bad_file_and_skips_files_outside_the_bank(consumer, hook_repo):
     root, home = consumer
-    proc = pre_commit("try-repo", str(REPO), "qlint", "--files",
-                      f"{QUESTIONS}/good.yaml", f"{QUESTIONS}/bad.yaml", "notes/other.yaml", cwd=root, home=home)
+    proc = run_hook(root, hook_repo, "qlint", f"{QUESTIONS}/good.yaml", f"{QUESTIONS}/bad.yaml", "notes/other.yaml",
+                    home=home)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert re.search(r"^qlint\.+Failed$", out, re.M), out
@@ -88,17 +132,16 @@ def test_try_repo_fails_the_bad_file_and_skips_files_outside_the_bank(consumer):
 
 
 @pytest.mark.slow
-def test_try_repo_passes_the_good_file(consumer):
+def test_hook_passes_the_good_file(consumer, hook_repo):
     root, home = consumer
-    proc = pre_commit("try-repo", str(REPO), "qlint", "--files", f"{QUESTIONS}/good.yaml", "notes/other.yaml",
-                      cwd=root, home=home)
+    proc = run_hook(root, hook_repo, "qlint", f"{QUESTIONS}/good.yaml", "notes/other.yaml", home=home)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert re.search(r"^qlint\.+Passed$", out, re.M), out
 
 
 @pytest.fixture(scope="module")
-def format_consumer(tmp_path_factory):
+def format_consumer(tmp_path_factory, home):
     """A bank repository with a canonical question and a messy copy of it (keys out of order, odd spacing)."""
     root = tmp_path_factory.mktemp("format-consumer")
     folder = root / QUESTIONS
@@ -113,16 +156,15 @@ def format_consumer(tmp_path_factory):
     (folder / "messy.yaml").write_text(messy, encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-    return root, tmp_path_factory.mktemp("pre-commit-home"), canonical
+    return root, home, canonical
 
 
 @pytest.mark.slow
-def test_try_repo_format_rewrites_the_messy_file_and_leaves_the_canonical_one(format_consumer):
+def test_format_hook_rewrites_the_messy_file_and_leaves_the_canonical_one(format_consumer, hook_repo):
     root, home, canonical = format_consumer
     folder = root / QUESTIONS
     before = (folder / "canonical.yaml").read_bytes()
-    proc = pre_commit("try-repo", str(REPO), "qlint-format", "--files", f"{QUESTIONS}/canonical.yaml",
-                      f"{QUESTIONS}/messy.yaml", cwd=root, home=home)
+    proc = run_hook(root, hook_repo, "qlint-format", f"{QUESTIONS}/canonical.yaml", f"{QUESTIONS}/messy.yaml", home=home)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out  # what pre-commit says for a fixer that changed files
     assert re.search(r"^qlint format\.+Failed$", out, re.M) and "files were modified by this hook" in out, out
@@ -130,7 +172,8 @@ def test_try_repo_format_rewrites_the_messy_file_and_leaves_the_canonical_one(fo
     fixed = (folder / "messy.yaml").read_text(encoding="utf-8")
     assert fixed.startswith("# yaml-language-server") and "format: 1\nid: mla-c01-dev-layer-split-gpus\n" in fixed
     assert fixed == canonical.replace("gpu-memory]", "gpu-memory]  # two tags")  # the comment survives
-    again = pre_commit("try-repo", str(REPO), "qlint-format", "--files", f"{QUESTIONS}/messy.yaml", cwd=root, home=home)
+    _git("add", "-A", cwd=root)  # the author stages the fix, as pre-commit asks
+    again = run_hook(root, hook_repo, "qlint-format", f"{QUESTIONS}/messy.yaml", home=home)
     assert again.returncode == 0 and re.search(r"^qlint format\.+Passed$", again.stdout, re.M), again.stdout + again.stderr
 
 
@@ -185,23 +228,18 @@ def test_readme_pre_commit_snippet_pins_the_release_tag_of_this_version():
 
 
 @pytest.mark.slow
-def test_readme_pre_commit_snippet_works_as_written(consumer, tmp_path):
+def test_readme_pre_commit_snippet_works_as_written(consumer, hook_repo, home, tmp_path):
     """The README's snippet, with only the repository URL pointed at a clone of this repository."""
     root = tmp_path / "consumer"
     shutil.copytree(consumer[0], root, ignore=shutil.ignore_patterns(".git"))
-    clone = tmp_path / "qlint-clone"
-    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, capture_output=True)
     config = _readme_snippet()
-    if _tag(config["repos"][0]["rev"]) is None:  # a checkout without tags: tag HEAD as the release would
-        git_tag = ["git", "-c", "user.name=qlint", "-c", "user.email=qlint@example.invalid", "tag", "-a"]
-        subprocess.run([*git_tag, config["repos"][0]["rev"], "-m", "release"], cwd=clone, check=True, capture_output=True)
-    config["repos"][0]["repo"] = str(clone)
+    config["repos"][0]["repo"] = str(hook_repo)
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-    proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/good.yaml", cwd=root, home=tmp_path / "home")
+    proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/good.yaml", cwd=root, home=home)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and re.search(r"^qlint\.+Passed$", out, re.M), out
     assert "mutable reference" not in out  # a pinned tag, not a branch
-    proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/bad.yaml", cwd=root, home=tmp_path / "home")
+    proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/bad.yaml", cwd=root, home=home)
     assert proc.returncode == 1 and " K002 " in proc.stdout, proc.stdout + proc.stderr
