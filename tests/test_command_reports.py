@@ -1,4 +1,4 @@
-"""Issue 15 point 3: the export, import and shuffle pipelines report problems as Diagnostics with
+"""Issue 15 point 3: the export, import, shuffle and format pipelines report problems as Diagnostics with
 codes, so they print through the reporters `qlint check` uses: text on stderr by default, any
 --output-format (JSON here, checked against the report schema) as the whole report on stdout."""
 
@@ -89,6 +89,44 @@ def test_an_unknown_output_format_is_a_usage_error(capsys, tmp_path, monkeypatch
     make_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     for argv in (["export", "--format", "json", "--output", "o.json"], ["shuffle", "--seed", "1"],
-                 ["import", "--from", "gift", str(FIXTURES / "sample.gift")]):
+                 ["import", "--from", "gift", str(FIXTURES / "sample.gift")], ["format"]):
         code, _out, err = run(capsys, *argv, "--output-format", "yaml")
         assert code == 2 and "unknown output format 'yaml'; choose from:" in err
+
+
+def test_format_reports_a_file_it_cannot_read_at_its_place(capsys, tmp_path, monkeypatch):
+    folder = make_project(tmp_path) / "mla-c01" / "model-development"
+    folder.mkdir(parents=True)
+    good = question_yaml("mla-c01-dev-q00")
+    (folder / "q00.yaml").write_text(good, encoding="utf-8")
+    (folder / "q01.yaml").write_text("id: q01\nstem: [unclosed\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "format", "--check", "--output-format", "json")
+    assert code == 2 and "1 not formatted" in err
+    (d,) = _json_report(out)["diagnostics"]
+    assert d["code"].startswith("Y") and d["path"] == "bank/mla-c01/model-development/q01.yaml" and d["line"] >= 2
+    assert (folder / "q01.yaml").read_text(encoding="utf-8") == "id: q01\nstem: [unclosed\n"
+
+
+def test_a_write_conflict_is_a002_in_the_commands_format(capsys, tmp_path, monkeypatch):
+    """An edit saved while `qlint format` writes: the file keeps the author's bytes, A002 names it."""
+    from qlint.files import Batch
+
+    folder = make_project(tmp_path) / "mla-c01" / "model-development"
+    folder.mkdir(parents=True)
+    messy = question_yaml("mla-c01-dev-q00").replace("format: 1\n", "") + "format: 1\n"
+    target = folder / "q00.yaml"
+    target.write_text(messy, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    real_replace = Batch.replace
+
+    def replace(self, path, data, before=None):
+        real_replace(self, path, data, before)
+        target.write_text(messy + "# the author's edit\n", encoding="utf-8")
+
+    monkeypatch.setattr(Batch, "replace", replace)
+    code, out, err = run(capsys, "format", "--output-format", "json")
+    assert code == 2
+    (d,) = _json_report(out)["diagnostics"]
+    assert (d["code"], d["name"], d["path"]) == ("A002", "changed-while-writing", "bank/mla-c01/model-development/q00.yaml")
+    assert target.read_text(encoding="utf-8").endswith("# the author's edit\n")

@@ -15,18 +15,15 @@ TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-a
 # rules do not reach the target, these floors hold the preview-inclusive rate (measured on this
 # branch, a few points below) so the gap does not widen; docs/rules-design.md states it.
 PREVIEW_FLOORS = {
-    ("sample-bank", "foreign-expl"): 0.70,
     ("snts42-cloudcertprep", "key-moved"): 0.42,
-    ("snts42-cloudcertprep", "foreign-expl"): 0.84,
     ("kananinirav-clf-c02", "key-moved"): 0.52,
-    ("kananinirav-clf-c02", "foreign-expl"): 0.62,
+    ("kananinirav-clf-c02", "foreign-expl"): 0.85,
 }
-# K012 (default) catches most pasted explanations; these floors hold its default-rule rate a few
-# points below what it measures (an explanation that is only a link says too little to judge).
+# K012 (default) catches pasted explanations: at the target on the sample bank and snts42; on
+# kananinirav (87.8%) this floor holds its default-rule rate a few points below what it measures
+# (an explanation that is only a link says too little to judge).
 DEFAULT_FLOORS = {
-    ("sample-bank", "foreign-expl"): 0.70,
-    ("snts42-cloudcertprep", "foreign-expl"): 0.85,
-    ("kananinirav-clf-c02", "foreign-expl"): 0.75,
+    ("kananinirav-clf-c02", "foreign-expl"): 0.85,
 }
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.

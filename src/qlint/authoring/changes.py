@@ -3,7 +3,8 @@
 A change is computed in memory first; then it is shown (--diff), listed (--check) or written
 atomically, all or nothing. If a file is edited on disk while qlint writes (checked right at its
 rename and again after the batch: files.Batch), it keeps the author's bytes, the others are put
-back, each edited file is named on one line, and the command exits 2.
+back, each edited file is reported (A002), and the command exits 2. Problems are Diagnostics,
+so every command prints them through the reporters.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from qlint.diagnostic import Diagnostic
 from qlint.files import Batch, StaleFile, UnsafePathError
 from qlint.paths import is_within
 from qlint.printable import printable
+from qlint.rules import reported
 
 
 @dataclass(frozen=True)
@@ -45,12 +48,12 @@ def target_of(change: Change, root: Path | None) -> Path:
     return Path(os.path.realpath(change.path))
 
 
-def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: str = "reformatted",
-            root: Path | None = None) -> tuple[int, int]:
+def publish(changes: list[Change], mode: str, out: TextIO, verb: str = "reformatted",
+            root: Path | None = None) -> tuple[int, list[Diagnostic]]:
     """Show, list or write the changed files. `mode` is 'diff', 'check' or 'write'.
 
     Writing is all or nothing (files.Batch): if any file cannot be written, none is.
-    Returns (files changed or that would change, files that could not be written)."""
+    Returns (files changed or that would change, problems: A002/A003 when nothing was written)."""
     changed = [c for c in changes if c.changed]
     if mode == "diff":
         for c in changed:
@@ -60,6 +63,7 @@ def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: st
             out.write(f"would be {verb}: {printable(c.path)}\n")
     elif changed:
         shown: dict[Path, str] = {}  # target -> the path the user gave
+        kept = f"nothing was written ({_files(len(changed))} left as they were)"
         try:
             with Batch() as batch:
                 staged: dict[Path, str] = {}
@@ -77,26 +81,28 @@ def publish(changes: list[Change], mode: str, out: TextIO, err: TextIO, verb: st
                         raise OSError(exc.errno, exc.strerror, c.path) from None
                 batch.commit()
         except StaleFile as exc:
-            for p in exc.paths:
-                err.write(f"{shown.get(p, p)}: error: changed on disk while qlint was writing it; kept as you left it\n")
-            for p in exc.lost:
-                err.write(f"{shown.get(p, p)}: error: could not be put back; it holds qlint's new content\n")
-            err.write(f"nothing was written ({_files(len(changed))} left as they were); run the command again\n")
-            return len(changed), len(changed)
+            problems = [reported("A002", str(shown.get(p, p)), "changed on disk while qlint was writing it; "
+                                 f"kept as you left it; {kept}") for p in exc.paths]
+            problems += [reported("A002", str(shown.get(p, p)), "could not be put back; it holds qlint's new content")
+                         for p in exc.lost]
+            return len(changed), problems
         except (UnsafePathError, OSError) as exc:
-            err.write(f"{_describe(exc)}; nothing was written ({_files(len(changed))} left as they were)\n")
-            return len(changed), len(changed)
-    return len(changed), 0
+            path, why = _describe(exc)
+            return len(changed), [reported("A003", path, f"{why}; {kept}")]
+    return len(changed), []
 
 
 def _files(n: int) -> str:
     return f"{n} file{'s' if n != 1 else ''}"
 
 
-def _describe(exc: Exception) -> str:
+def _describe(exc: Exception) -> tuple[str, str]:
+    """(the file, why) of a failed write: an OSError names its file; an UnsafePathError says
+    `path: why`."""
     if isinstance(exc, OSError) and exc.filename:
-        return f"{exc.filename}: error: {exc.strerror or exc}"
-    return f"error: {exc}"
+        return str(exc.filename), exc.strerror or str(exc)
+    path, sep, why = str(exc).partition(": ")
+    return (path, why) if sep else (".", str(exc))
 
 
 def create(path: str, data: str, overwrite: bool = False) -> None:

@@ -313,8 +313,10 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Reports an explanation of eight distinct content words or more that names none of the
-    options and shares under a twelfth of its words and names with the stem and the option
-    texts. An option is named by two of its distinctive words, by its one distinctive word when
+    options and either shares under a twelfth of its words and names with the stem and the
+    option texts, or holds none of the words that set one option apart from the others (when
+    every option has such words: a pasted explanation from the same exam shares the domain's
+    vocabulary, rarely the options'). An option is named by two of its distinctive words, by its one distinctive word when
     that is a name ("Artifact" in "AWS Artifact", a one-word option), by a camel-case name in any
     case ("cloudwatch"), or by an abbreviation ("SQS" for "Simple Queue Service", a short form the
     question defines as "Long Name (LN)"). The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
@@ -340,9 +342,32 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     if not text.strip():
         return
     words = text_keys(text)
+    if len(words) < _FOREIGN_MIN_WORDS:
+        return
     shared = len(words & question_keys(q))
     # the word share first: it is cheap and clears nearly every explanation
-    if len(words) >= _FOREIGN_MIN_WORDS and shared < _FOREIGN_SHARE * len(words) and not _names_an_option(q, text):
+    if shared < _FOREIGN_SHARE * len(words) and not _names_an_option(q, text):
         yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
                                       f"{len(words)} words with the stem and options: was it written for another "
                                       "question?")
+    elif _misses_every_option(q, words) and not _names_an_option(q, text):
+        yield Finding("/explanation", "the explanation holds no word that sets an option apart from the others, "
+                                      "nor any option's name: was it written for another question?")
+
+
+def _misses_every_option(q: Question, words: frozenset[str]) -> bool:
+    """Every option has words of its own and the explanation holds none of them. A pasted
+    explanation from the same exam shares the domain's words with the stem (so the share test
+    passes it) but rarely a word that tells this question's options apart. Options that differ
+    only in order or in small words ("one" / "two") give nothing to test."""
+    own = _own_words(q)
+    if not own or not all(own) or any(w & words for w in own):
+        return False
+    return not any(_same_word(a, b) for w in own for a in w for b in words)
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two stems of one word the stemmer leaves apart ("agili" of agility, "agile"): they share
+    all but the last letter of the shorter one, and at least four."""
+    n = min(len(a), len(b)) - 1
+    return n >= 4 and a[:n] == b[:n]

@@ -1,4 +1,4 @@
-"""Codes the import, export and shuffle pipelines report (scope "command"), declared here so
+"""Codes the import, export, shuffle and file-rewriting pipelines report (scope "command"), declared here so
 `qlint rule`, docs/rules.md, configuration and every reporter know them. They judge no question
 text, so the precision policy on real questions does not apply (`Rule.reads_text`)."""
 
@@ -131,3 +131,58 @@ options: [{id: a, text: S3, correct: true}, {id: b, text: EBS}]   # a flow seque
 
 ## Fix
 Run `qlint format` on the file (block style), then shuffle again.""", scope="command")
+
+
+declare("A002", "changed-while-writing", "error", """A file edited on disk while qlint was rewriting it.
+
+## What it does
+`qlint format`, `qlint shuffle`, `qlint check --fix` and `qlint import` write a batch of files all
+or nothing. When a file changes on disk between qlint reading it and replacing it (an editor
+saved it, a checkout ran), qlint keeps the author's bytes, puts the batch's other files back and
+reports each edited file with this code (or that a file could not be put back); exit 2.
+
+## Why it matters
+Writing over an edit made a moment earlier would lose the author's work without a trace.
+
+## Example
+```text
+bank/q.yaml:1:1: A002 changed on disk while qlint was writing it; kept as you left it
+```
+
+## Fix
+Run the command again once the edit is saved.""", scope="command")
+
+declare("A003", "not-written", "error", """A batch of rewritten files that could not be written.
+
+## What it does
+Reports the file that stopped a rewrite batch (a symbolic link leading out of the project, two
+paths to one file with different results, a permission or disk error); nothing in the batch is
+written and the command exits 2.
+
+## Why it matters
+A half-written batch leaves a bank in a state nobody asked for.
+
+## Example
+```text
+bank/q.yaml:1:1: A003 symbolic link leads outside the project; nothing was written (3 files left as they were)
+```
+
+## Fix
+Replace the link with the file, fix the permission or free space, and run the command again.""", scope="command")
+
+declare("A004", "not-formatted", "error", """A file `qlint format` cannot lay out safely.
+
+## What it does
+Reports a file that parses but that the formatter cannot rewrite without changing a value (the
+message says what and where); the file is left as it is and the command exits 2.
+
+## Why it matters
+A formatter must never change what a question says.
+
+## Example
+```text
+bank/q.yaml:3:5: A004 cannot format: a tag the formatter does not keep
+```
+
+## Fix
+Edit the named place by hand into plain YAML, then format again.""", scope="command")

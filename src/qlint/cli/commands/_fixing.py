@@ -8,10 +8,12 @@ from typing import TextIO
 from qlint.authoring.changes import publish
 from qlint.authoring.fixing import fix_paths
 from qlint.cli.commands._authoring import refuse_batch
+from qlint.cli.commands._report import report as print_report
 from qlint.lint.engine import Settings, load_exams
 
 
-def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO, err: TextIO) -> int | None:
+def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO, err: TextIO,
+              fmt: str = "text") -> int | None:
     """--fix / --diff for `qlint check`: an exit code when the command ends here (--diff), else None."""
     if not settings.exams:
         load_exams(settings)
@@ -19,7 +21,9 @@ def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, ou
     if report.internal:
         return refuse_batch(report.internal)
     mode = "diff" if args.diff else "write"
-    changed, failed = publish(report.changes, mode, out, err, verb="fixed", root=settings.config.root)
+    changed, failed = publish(report.changes, mode, out, verb="fixed", root=settings.config.root)
+    if failed:  # nothing was written: A002/A003, through the report format the command prints
+        print_report(failed, fmt, len(report.changes), 2)
     for line in report.failed + (report.unreadable if mode == "diff" else []):  # --fix: the lint after reports them
         err.write(line + "\n")
     n = len(report.applied)

@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         from qlint.cli.commands._fixing import run_fixes  # only --fix / --diff need the YAML editor
 
-        code = run_fixes(args, paths, settings, sys.stdout, sys.stderr)
+        code = run_fixes(args, paths, settings, sys.stdout, sys.stderr, terminal_fmt)
         if code is not None:
             return code
     result = lint(paths, settings, run_options(args, config))

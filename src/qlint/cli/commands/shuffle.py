@@ -38,13 +38,13 @@ def run(args: argparse.Namespace) -> int:
     if outcome.internal:
         return refuse_batch(outcome.internal)
     mode = mode_of(args)
-    changed, failed = publish(outcome.changes, mode, sys.stdout, sys.stderr, verb="shuffled", root=config.root)
+    changed, failed = publish(outcome.changes, mode, sys.stdout, verb="shuffled", root=config.root)
     changed = 0 if failed else changed  # a failed write writes nothing
     if outcome.errors or failed:
         code = EXIT_ERROR
     else:
         code = EXIT_FINDINGS if outcome.diagnostics or (changed and mode != "write") else EXIT_OK
-    report(outcome.diagnostics, args.output_format, len(outcome.changes), code)
+    report(outcome.diagnostics + failed, args.output_format, len(outcome.changes), code)
     print(f"key positions before: {outcome.before}", file=sys.stderr)
     print(f"key positions after:  {outcome.after}", file=sys.stderr)
     verb = "would be shuffled" if mode != "write" else "shuffled"
