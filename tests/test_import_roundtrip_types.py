@@ -1,7 +1,7 @@
 """Round trips of ordering and matching questions through the real CLI: `qlint export --format
 moodle` then `qlint import --from moodle` gives the same question back, for questions generated
-with hypothesis (keyed and distractor steps, prompts, their responses and surplus ones, rationales
-present or not, canonical Markdown in every text; see tests/test_import_roundtrip.py).
+with hypothesis (keyed and distractor steps, prompts, their responses and surplus ones, rationales,
+`right_when` and `why_chosen` present or not, canonical Markdown in every text; see tests/test_import_roundtrip.py).
 
 Compared apart, for the reasons docs/exports-web.md gives: ids (Moodle XML stores none: they
 become slugs of the text), status, difficulty and related (as for every Moodle question), a
@@ -37,8 +37,10 @@ def ordering(draw) -> dict[str, Any]:
             step["correct"] = False
         if draw(st.booleans()):
             step["rationale"] = draw(canonical_text)
-        if n >= keyed and draw(st.booleans()):
+        if draw(st.booleans()):
             step["right_when"] = draw(canonical_text)
+        if draw(st.integers(0, 3)) == 0:
+            step["why_chosen"] = draw(canonical_text)
         steps.append(step)
     return _question(draw, "ordering", {"steps": steps})
 

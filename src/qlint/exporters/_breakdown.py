@@ -43,12 +43,14 @@ def _heading(label_html: str) -> str:
     return f"<p><strong>{label_html}</strong></p>"
 
 
-def _body(rationale: str | None, right_when: str, urls: Mapping[str, str] | None) -> str:
+def _body(rationale: str | None, right_when: str, urls: Mapping[str, str] | None, why_chosen: str = "") -> str:
     parts = []
     if rationale:
         parts.append(fb.section("rationale", "", render(rationale, urls)))
     if right_when:
         parts.append(fb.section("right-when", fb.RIGHT_WHEN, render(right_when, urls)))
+    if why_chosen:
+        parts.append(fb.section("why-chosen", fb.WHY_CHOSEN, render(why_chosen, urls)))
     return "".join(parts)
 
 
@@ -56,11 +58,11 @@ def steps(q: Question, urls: Mapping[str, str] | None = None) -> str:
     rows = []
     for n, s in enumerate(q.key_order, 1):
         rows.append(f'<div class="qlint-step">{_heading(f"{n}. {fb.compact(s.text, urls)}")}'
-                    f"{_body(s.rationale, s.right_when, urls)}</div>")
+                    f"{_body(s.rationale, s.right_when, urls, s.raw.get('why_chosen') or '')}</div>")
     for s in (s for s in q.steps if not s.correct):
         rows.append(f'<div class="qlint-step qlint-distractor">'
                     f"{_heading(html.escape(NOT_IN_ORDER, quote=False) + fb.compact(s.text, urls))}"
-                    f"{_body(s.rationale, s.right_when, urls)}</div>")
+                    f"{_body(s.rationale, s.right_when, urls, s.raw.get('why_chosen') or '')}</div>")
     return f'<div class="qlint-steps">{_heading(STEPS)}{"".join(rows)}</div>'
 
 

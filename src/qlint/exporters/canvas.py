@@ -28,7 +28,7 @@ from qlint.exporters._xml import XSI, sub, to_bytes
 from qlint.exporters._breakdown import plain_text, position_label
 from qlint.exporters._cases import CaseBlock, split_cases
 from qlint.exporters._source import locate
-from qlint.model import MATCHING, ORDERING, Case, OptionView, Question
+from qlint.model import MATCHING, ORDERING, Case, OptionView, Question, StepView
 from qlint.project.exams import Exam
 
 CP = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
@@ -272,13 +272,25 @@ class _Quiz:
         else:
             keyed = q.key_order
             ids = _numbers(q, [f"position:{n}" for n in range(1, len(keyed) + 1)] + [f"step:{s.id}" for s in q.steps])
-            answers = [(ids[f"position:{n}"], position_label(n), "", ids[f"step:{s.id}"],
-                        _labelled(f"{n}. {plain_text(s.text)}", self._md(q, s.rationale, f"{s.pointer}/rationale"))
-                        if s.rationale else "") for n, s in enumerate(keyed, 1)]
+            answers = [(ids[f"position:{n}"], position_label(n), "", ids[f"step:{s.id}"], self._step_comment(q, n, s))
+                       for n, s in enumerate(keyed, 1)]
             matches = [(ids[f"step:{s.id}"], plain_text(s.text)) for s in q.steps]
         # In the order of their (hashed) ids, not as written: responses and steps are often listed in
         # key order, and the list must not give the answer away.
         return _Pairs(answers, sorted(matches))
+
+    def _step_comment(self, q: Question, n: int, s: StepView) -> str:
+        """A keyed step's reasons as its position's comment: rationale, when it would be right, why chosen."""
+        body = self._step_body(q, s)
+        return _labelled(f"{n}. {plain_text(s.text)}", body) if body else ""
+
+    def _step_body(self, q: Question, s: StepView) -> str:
+        parts = [self._md(q, s.rationale, f"{s.pointer}/rationale")] if s.rationale else []
+        if s.right_when:
+            parts.append(_labelled("When it would be right:", self._md(q, s.right_when, f"{s.pointer}/right_when")))
+        if why := s.raw.get("why_chosen"):
+            parts.append(_labelled("Why learners choose it:", self._md(q, why, f"{s.pointer}/why_chosen")))
+        return _html(*parts)
 
     def _general_parts(self, q: Question) -> str:
         """`_general`, with what no answer comment can hold after the explanation: why a distractor
@@ -286,10 +298,7 @@ class _Quiz:
         extra = []
         if q.type == ORDERING:
             for s in (s for s in q.steps if not s.correct):
-                body = [self._md(q, s.rationale, f"{s.pointer}/rationale")] if s.rationale else []
-                if s.right_when:
-                    body.append(_labelled("When it would be right:", self._md(q, s.right_when, f"{s.pointer}/right_when")))
-                extra.append(_labelled(f"Not part of the order: {plain_text(s.text)}", _html(*body)))
+                extra.append(_labelled(f"Not part of the order: {plain_text(s.text)}", self._step_body(q, s)))
         else:
             for r in (r for r in q.responses if r.rationale):
                 extra.append(_labelled(f"{plain_text(r.text)}:", self._md(q, r.rationale, f"{r.pointer}/rationale")))

@@ -35,9 +35,10 @@ def _words(el: etree._Element | None) -> str:
 
 class _Reader(QuestionReader):
     def part(self, section: etree._Element, what: str) -> dict[str, str]:
-        """rationale / right_when of one step or pair section, headings removed."""
+        """rationale / right_when / why_chosen of one step or pair section, headings removed."""
         out = {}
-        for cls, key in (("qlint-rationale", "rationale"), ("qlint-right-when", "right_when")):
+        for cls, key in (("qlint-rationale", "rationale"), ("qlint-right-when", "right_when"),
+                         ("qlint-why-chosen", "why_chosen")):
             div = next((d for d in section if local(d) == "div" and cls in classes(d)), None)
             if div is not None:
                 heading(div)
