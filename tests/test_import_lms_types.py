@@ -160,3 +160,18 @@ def test_gift_matching_as_moodle_documents_it(capsys, project):
                               [("Ottawa", None), ("Rome", None), ("Tokyo", None), ("Paris", None)])
     assert data["explanation"] == "It's good to know the capitals"
     assert schema_errors(project, path) == []
+
+
+def test_a_case_studys_references_go_to_moodle_and_back_and_canvas_warns(capsys, project):
+    from qlint.model import Case
+
+    source_case = case()
+    refs = [{"title": "Real-time inference", "url": "https://docs.aws.amazon.com/sagemaker/latest/dg/realtime-endpoints.html"}]
+    with_refs = Case(source_case.path, {**source_case.data, "references": refs})
+    source = project / "refs.xml"
+    export_types("moodle", source, cases={with_refs.id: with_refs})
+    code, _out, err = run(capsys, "import", "--from", "moodle", str(source))
+    assert code == 0, err
+    assert _files(project)[with_refs.id][1]["references"] == refs
+    result = export_types("canvas", project / "c.zip", cases={with_refs.id: with_refs})
+    assert any(w.startswith(f"{source_case.path}:") and "references are not exported" in w for w in result.warnings)

@@ -432,6 +432,9 @@ def write(job: ExportJob) -> ExportResult:
         _, cases = split_cases(job, by_exam[code], result.warnings)
         for block in cases:
             require_xml_text(block.case.path, block.case.data)
+            if block.case.data.get("references"):
+                result.warnings.append(f"{locate(block.case, '/references')}: a Canvas text-only question shows no "  # type: ignore[arg-type]
+                                       "feedback; the case study's references are not exported")
         result.warnings += _losses(job, by_exam[code])
         quiz = _Quiz(code, job.exams.get(code), by_exam[code], media, job.scoring == PARTIAL, cases)
         files[f"{quiz.id}/{quiz.id}.xml"] = to_bytes(quiz.assessment())

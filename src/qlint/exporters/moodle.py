@@ -143,7 +143,9 @@ def _case(quiz: etree._Element, block: CaseBlock, site: Site, warnings: list[str
     _text(etree.SubElement(el, "name"), title, html=False)
     scenario = _Area(case, site, [("/scenario", case.scenario)])
     scenario.write(el, "questiontext", render(case.scenario, scenario.urls))
-    _text(etree.SubElement(el, "generalfeedback", format="html"), "")
+    # the case's references, in the feedback Moodle shows once the questions are answered
+    refs = fb.references(case)  # type: ignore[arg-type]  # reads only .data
+    _text(etree.SubElement(el, "generalfeedback", format="html"), fb.section("references", fb.GO_DEEPER, refs) if refs else "")
     for tag, value in (("defaultgrade", "0.0000000"), ("penalty", "0.0000000"), ("hidden", "0"), ("idnumber", case.id)):
         etree.SubElement(el, tag).text = value
     for q in block.questions:

@@ -347,9 +347,14 @@ def read_scenario(el: etree._Element, job: ImportJob, category: tuple[str, str, 
     data["status"] = "draft"
     data["scenario"] = reader.markdown(_child(el, "questiontext"), "scenario") or reader._missing("scenario", "description text")
     data["items"] = []
+    general, rest = reader.parts(_child(el, "generalfeedback"), {}, "general feedback")
+    if general.get("references"):
+        data["references"] = general["references"]
+    if rest is not None and "".join(rest.itertext()).strip():
+        reader.note(f"the scenario's general feedback has no place in a case file: {short(''.join(rest.itertext()))}")
     if (idnumber := _plain(_child(el, "idnumber"))) and idnumber != case:
         reader.note(f"idnumber {idnumber!r} differs from the case id {case!r} of its category; the case id is used")
-    order = ("format", "id", "exam", "domain", "title", "status", "scenario", "items")  # case.schema.json's
+    order = ("format", "id", "exam", "domain", "title", "status", "scenario", "items", "references")  # case.schema.json's
     reader.q.data = {k: data[k] for k in order if k in data}
     return reader.q
 
