@@ -106,9 +106,11 @@ def bank_items(bank: Path = REPO / "bank") -> list[Item]:
 
     out = []
     for path in sorted(bank.rglob("*.yaml")):
-        if "exams" in path.relative_to(bank).parts:
+        if {"exams", "cases"} & set(path.relative_to(bank).parts):
             continue
-        out.append(Item("sample-bank", yaml.safe_load(path.read_text(encoding="utf-8"))))
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if data.get("type", "single") in ("single", "multiple"):  # the corruptions swap options
+            out.append(Item("sample-bank", data))
     return out
 
 

@@ -185,7 +185,8 @@ def _ratio(k: int, n: int) -> str:
 
 
 def table(items: list[Item], unlabelled: set[str], details: bool = False) -> str:
-    codes = [c for c, r in RULES.items() if r.scope == "item" and c not in unlabelled]
+    codes = [c for c, r in RULES.items() if r.scope == "item" and c not in unlabelled
+             and not r.new_types_only]  # the set holds single and multiple questions only
     exams = load_exams()
     predicted = predict(items, codes, exams)
     rows = [(c, RULES.get(c).name, {c}, predicted[c]) for c in codes]

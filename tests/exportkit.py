@@ -23,7 +23,7 @@ from lxml import etree
 from qlint.lint.engine import lint, load_document, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
 from qlint.markup import render
-from qlint.model import Question
+from qlint.model import Case, Question
 from qlint.cli.config import load_config
 from qlint.project.config import Config
 from qlint.project.exams import Exam
@@ -41,6 +41,12 @@ HOSTILE = ('Pick <script>window.__pwned = 1</script> or <img src=x onerror="wind
            'and ]]> & &amp; "double" \'single\' ~ = # { } : \\ Zürich 東京 🙂')
 
 
+# CHOICE_ONLY: the sample bank's ordering and matching questions and its case study with its
+# questions (issue 13) are drafts that `qlint export` leaves out by status; these loaders, which
+# skip the status filter, leave them out too until every exporter carries the new types. Tests
+# of the new types load tests/fixtures/types.
+
+
 def load_questions(root: Path) -> tuple[list[Question], dict, Path]:
     """Questions (sorted as the CLI sorts them), exams and bank folder of the project at `root`."""
     config = load_config(root)
@@ -48,6 +54,7 @@ def load_questions(root: Path) -> tuple[list[Question], dict, Path]:
     result = lint([str(config.bank_dir)], settings)
     questions = [Question(p, r.data) for p, r in result.results.items()
                  if r.kind == "question" and r.data is not None and not any(d.code == "S001" for d in r.diagnostics)]
+    questions = [q for q in questions if q.is_choice and not q.case]  # see CHOICE_ONLY
     questions.sort(key=lambda q: (q.exam, q.domain, q.id))
     return questions, settings.exams, config.bank_dir
 
@@ -201,19 +208,29 @@ def exported(banks, tmp_path_factory):
 # --- packages -------------------------------------------------------------------------------
 
 
-def load_bank(bank: Path) -> tuple[list[Question], dict[str, Exam]]:
+def load_bank(bank: Path, every_type: bool = False) -> tuple[list[Question], dict[str, Exam]]:
     """Every question and exam under `bank` (exams in `bank/exams`) as written, sorted like
-    `qlint export`, unchecked: for tests that hand an exporter data the CLI would refuse."""
+    `qlint export`, unchecked: for tests that hand an exporter data the CLI would refuse.
+    `every_type`: ordering, matching and case questions too (for targets that carry them)."""
     config = Config(root=bank)
     questions, exams = [], {}
     for f in sorted(bank.rglob("*.yaml")):
+        if f.parent.name == "cases":  # case studies: load_cases
+            continue
         _, data = load_document(str(f), config)
         if f.parent.name == "exams":
             exam = Exam.from_data(data, str(f))
             exams[exam.code] = exam
-        else:
+        elif f.parent.name != "cases" and (every_type or Question(str(f), data).is_choice and not data.get("case")):  # see CHOICE_ONLY
             questions.append(Question(str(f), data))
     return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), exams
+
+
+def load_cases(bank: Path) -> dict[str, Case]:
+    """Every case study under `bank` (files in a `cases` folder), by id, unchecked."""
+    config = Config(root=bank)
+    cases = [Case(str(f), load_document(str(f), config)[1]) for f in sorted(bank.rglob("*.yaml")) if f.parent.name == "cases"]
+    return {c.id: c for c in cases}
 
 
 def read_package(path: Path) -> dict[str, bytes]:

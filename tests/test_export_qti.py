@@ -11,8 +11,8 @@ import pytest
 from lxml import etree
 
 from conftest import BANK, REPO
-from exportkit import (formats, png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
-                       sample_question, unlisted_in_manifest, write_question, xml)
+from exportkit import (formats, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
+                       export, sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
 from qlint.exporters._content import ExportError
 from qlint.model import Question
@@ -23,19 +23,21 @@ from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session
 PNG = png()  # a real PNG: exports refuse a file whose bytes are not what its name says
 
 FORMATS = ("qti21", "qti30")
+EVERY_STATUS = ("--status", "draft,review,published")
 INJECTION = "<script>alert('x')</script> ]]> & \"quoted\" 'single' café ≤ 日本 😀 <![CDATA[x]]>"
 
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory):
-    """The sample bank exported by the CLI: {format: {path: bytes}}, zip and --no-zip."""
+    """The whole sample bank (drafts too: the ordering, matching and case-study samples are drafts)
+    exported by the CLI: {format: {path: bytes}}, zip and --no-zip."""
     out = tmp_path_factory.mktemp("qti")
     packages = {}
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(REPO)
         for fmt in FORMATS:
-            assert main(["export", "--format", fmt, "--output", str(out / f"{fmt}.zip")]) == 0
-            assert main(["export", "--format", fmt, "--output", str(out / fmt), "--no-zip"]) == 0
+            assert main(["export", "--format", fmt, "--output", str(out / f"{fmt}.zip"), *EVERY_STATUS]) == 0
+            assert main(["export", "--format", fmt, "--output", str(out / fmt), "--no-zip", *EVERY_STATUS]) == 0
             packages[fmt] = read_package(out / f"{fmt}.zip")
             packages[fmt + "-dir"] = read_package(out / fmt)
     return packages
@@ -48,7 +50,12 @@ def schemas(fmt, request):
 
 
 def qti_files(files):
-    return sorted(n for n in files if n.startswith(("items/", "tests/")) and n.endswith(".xml"))
+    return sorted(n for n in files if n.startswith(("items/", "tests/", "stimuli/")) and n.endswith(".xml"))
+
+
+def exported_questions():
+    """The sample bank's questions of every type and status, as the `sample` packages hold them."""
+    return load_bank(BANK, every_type=True)[0]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -61,7 +68,8 @@ def test_every_item_test_and_manifest_validates_with_both_engines(sample, fmt, r
     files = sample[fmt]
     item_xsd, cp_xsd = schemas(fmt, request)
     names = qti_files(files)
-    assert len([n for n in names if n.startswith("items/")]) == 20 and "tests/MLA-C01.xml" in names
+    assert len([n for n in names if n.startswith("items/")]) == len(exported_questions()) >= 20
+    assert "tests/MLA-C01.xml" in names
     problems = {n: item_xsd.errors(files[n]) for n in names}
     problems["imsmanifest.xml"] = cp_xsd.errors(files["imsmanifest.xml"])
     assert {n: e for n, e in problems.items() if e} == {}
@@ -105,7 +113,7 @@ def test_manifest_lists_every_file_and_every_href_exists(sample, fmt):
     resources = {r.get("identifier"): r for r in manifest.iter(f"{{{ns}}}resource")}
     tests = [r for r in resources.values() if "test" in r.get("type")]
     items = [r for r in resources.values() if "item" in r.get("type")]
-    assert len(tests) == 1 and len(items) == 20
+    assert len(tests) == 1 and len(items) == len(exported_questions())
     depends = {d.get("identifierref") for d in tests[0].iter(f"{{{ns}}}dependency")}
     assert depends == {r.get("identifier") for r in items}
     test = xml(files[tests[0].get("href")])
@@ -123,18 +131,24 @@ def test_test_has_one_part_and_a_section_per_domain_in_blueprint_order(sample, f
     sections = parts[0].findall(f"{{{ns}}}{tag('assessmentSection')}")
     assert [s.get("identifier") for s in sections] == [
         "domain_data-preparation", "domain_model-development", "domain_deployment-orchestration", "domain_monitoring-security"]
-    assert [len(s) for s in sections] == [5, 5, 5, 5]
+    # every question sits in its domain's section, or in its case study's section inside the case's domain
+    cases = load_cases(BANK)
+    home = {q.id: cases[q.case].domain if q.case in cases else q.domain for q in exported_questions()}
+    refs = {s.get("identifier"): sorted(r.get("identifier") for r in s.iter(f"{{{ns}}}{tag('assessmentItemRef')}"))
+            for s in sections}
+    assert refs == {f"domain_{d}": sorted(i for i, h in home.items() if h == d) for d in set(home.values())}
+    assert min(len(r) for r in refs.values()) >= 5
     assert sections[1].get("title") == "ML Model Development"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_documented_mapping_reads_every_field_back(sample, fmt):
     """An importer following docs/exports-qti.md rebuilds every question field of the sample bank."""
-    questions, _ = load_bank(BANK)
+    questions, cases = exported_questions(), load_cases(BANK)
     read = read_back(sample[fmt])
     assert sorted(read) == sorted(q.id for q in questions)
     for q in questions:
-        assert comparable(read[q.id]) == expected(q), q.id
+        assert comparable(read[q.id]) == expected(q, case=cases.get(q.case or "")), q.id
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -157,12 +171,16 @@ def test_feedback_is_driven_by_written_out_response_processing(sample, fmt):
         rp = find("responseProcessing", "qti-response-processing")[0]
         assert rp.get("template") is None and len(rp) > 0
         declared = {el.get("identifier"): el for el in find("outcomeDeclaration", "qti-outcome-declaration")}
-        assert {"SCORE", "MAXSCORE", "FEEDBACK", "CHOSEN"} <= set(declared)
+        choice = bool(find("choiceInteraction", "qti-choice-interaction"))  # ordering and matching set no CHOSEN
+        assert {"SCORE", "MAXSCORE", "FEEDBACK"} | ({"CHOSEN"} if choice else set()) == set(declared)
         assert declared["FEEDBACK"].get("cardinality") == "multiple"
         response = find("responseDeclaration", "qti-response-declaration")[0]
-        assert declared["CHOSEN"].get("cardinality") == response.get("cardinality")
-        set_by_rp = {el.text for el in rp.iter() if isinstance(el.tag, str) and etree.QName(el).localname in ("baseValue", "qti-base-value")
-                     and el.get("baseType", el.get("base-type")) == "identifier"}
+        if choice:
+            assert declared["CHOSEN"].get("cardinality") == response.get("cardinality")
+        setters = [el for el in rp.iter() if isinstance(el.tag, str) and el.get("identifier") == "FEEDBACK"
+                   and etree.QName(el).localname in ("setOutcomeValue", "qti-set-outcome-value")]
+        set_by_rp = {el.text for setter in setters for el in setter.iter() if etree.QName(el).localname in ("baseValue", "qti-base-value")
+                     and el.get("baseType", el.get("base-type")) == "identifier"}  # (an ordering's steps are base values too)
         # FEEDBACK is only ever set from base values (a QTI 3 player mishandles variables in a list)
         for setter in rp.iter():
             if isinstance(setter.tag, str) and setter.get("identifier") == "FEEDBACK" and "et" in etree.QName(setter).localname:

@@ -30,11 +30,12 @@ LOM_RESOURCE = "{http://ltsc.ieee.org/xsd/LOM}resource"
 
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory):
+    """The whole sample bank, drafts too (its ordering, matching and case-study samples are drafts)."""
     out = tmp_path_factory.mktemp("readers")
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(REPO)
         for fmt in ("qti21", "qti30"):
-            assert main(["export", "-f", fmt, "-o", str(out / f"{fmt}.zip")]) == 0
+            assert main(["export", "-f", fmt, "-o", str(out / f"{fmt}.zip"), "--status", "draft,review,published"]) == 0
     return {fmt: out / f"{fmt}.zip" for fmt in ("qti21", "qti30")}
 
 
@@ -66,8 +67,10 @@ def test_downgrade_30_to_21_revalidates_and_keeps_questions(packages, qti21_xsd,
     result = qti_convert.downgrade_package(str(packages["qti30"]))
     files = {name: _bytes(data) for name, data in result.files.items()}
     # No extra files: the converter adds a stylesheet only for items using QTI 3 `qti-*` classes.
-    assert sorted(files) == sorted(ours)
-    assert [(w.code, w.message) for w in result.warnings] == []
+    # A case study's stimulus is inlined into its items, as qti21 writes them (one warning each).
+    assert sorted(files) == sorted(n for n in ours if not n.startswith("stimuli/"))
+    case_items = [n for n, d in ours.items() if n.startswith("items/") and b"<qti-assessment-stimulus-ref" in d]
+    assert [w.code for w in result.warnings] == ["stimulus-inlined"] * len(case_items), result.warnings
     items = {name: qti21_xsd.errors(data) for name, data in files.items() if name.startswith(("items/", "tests/"))}
     assert {n: e for n, e in items.items() if e} == {}
     for name in ours:
@@ -92,10 +95,12 @@ def test_json_converter_reads_a_qti3_zip_with_options_and_keyed_answers(packages
         if name.startswith("items/"):
             item = read_item(data)
             expected[xml(data).get("identifier")] = item
-    assert len(doc.items) == 20
+    assert len(doc.items) == len(expected) >= 20
     assert sorted(i.item_identifier for i in doc.items) == sorted(expected)
     for read in doc.items:
         item = expected[read.item_identifier]
+        if item["type"] not in ("single", "multiple"):
+            continue  # ordering and matching keys: tests/test_export_qti_types.py
         keys = [f"opt_{o['id']}" for o in item["options"] if o["correct"]]
         assert json_converters.split_answer_values(read.answer) == keys, read.item_identifier
         assert [o.id for o in read.question_options] == [f"opt_{o['id']}" for o in item["options"]]
@@ -161,9 +166,11 @@ def test_pyslet_scores_the_written_out_response_processing(packages, scoring, tm
         assert main(["export", "-f", "qti21", "-o", str(package), "--scoring", scoring]) == 0
     with zipfile.ZipFile(package) as zf:
         items = {n: zf.read(n) for n in zf.namelist() if n.startswith("items/")}
-    assert len(items) == 20
+    assert len(items) >= 20
     for name, data in items.items():
         item = read_item(data)
+        if item["type"] not in ("single", "multiple"):
+            continue  # ordering and matching: tests/test_export_qti_types.py scores them
         keys = [f"opt_{o['id']}" for o in item["options"] if o["correct"]]
         wrong = [f"opt_{o['id']}" for o in item["options"] if not o["correct"]][:1]
         assert _score(data, keys) == (1.0, {"correct", "general_feedback"}, set(keys)), name

@@ -48,7 +48,7 @@ explanation: |-
 def test_sample_bank_is_already_canonical(capsys, in_repo):
     code, out, err = run(capsys, "format", "--check", "bank")
     assert code == 0, out + err
-    assert "0 files would be reformatted, 21 unchanged" in err
+    assert "0 files would be reformatted, 30 unchanged" in err
 
 
 def test_rewrites_to_schema_order_keeping_comments(capsys, tmp_path, monkeypatch):

@@ -87,3 +87,32 @@ def test_interactive_cancelled_writes_nothing(tmp_path):
                           capture_output=True, cwd=tmp_path, timeout=60)
     assert proc.returncode == 2 and "nothing written" in proc.stderr
     assert not (tmp_path / "bank" / "mla-c01").exists()
+
+
+def test_ordering_matching_and_case_study_scaffolds(capsys, tmp_path, monkeypatch):
+    """`qlint new --type ordering|matching [--case ID]` and `--case-study`: canonical files that
+    pass the schema and the data rules once filled in."""
+    bank = make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    made = []
+    for args in (["--type", "ordering", "--domain", "deployment-orchestration", "--id", "mla-c01-deploy-order",
+                  "--case", "mla-c01-case-churn"],
+                 ["--type", "matching", "--domain", "monitoring-security", "--id", "mla-c01-mon-match"],
+                 ["--case-study", "--domain", "deployment-orchestration", "--id", "mla-c01-case-churn"]):
+        code, out, err = run(capsys, "new", "--exam", "MLA-C01", *args)
+        assert code == 0, err
+        made.append(tmp_path / out.removeprefix("created ").strip())
+    ordering, matching, case = made
+    assert case == bank / "mla-c01" / "cases" / "case-churn.yaml"
+    assert yaml.safe_load(ordering.read_text(encoding="utf-8"))["case"] == "mla-c01-case-churn"
+    assert len(yaml.safe_load(matching.read_text(encoding="utf-8"))["responses"]) == 4  # one surplus
+    assert run(capsys, "format", "--check", *map(str, made))[0] == 0  # scaffolds are canonical
+    settings = make_settings(load_config(tmp_path), select=["S", "P002", "P003", "P004", "P005", "P006", "P007", "P008"])
+    load_exams(settings)
+    for path in made:
+        path.write_text(fill(path.read_text(encoding="utf-8")), encoding="utf-8")
+        result = check_file(str(path), settings)
+        assert result.diagnostics == [], [f"{d.line}:{d.col} {d.code} {d.message}" for d in result.diagnostics]
+    code, _out, err = run(capsys, "new", "--exam", "MLA-C01", "--domain", "deployment-orchestration", "--case-study",
+                          "--type", "ordering")
+    assert code == 2 and "--case-study takes --exam, --domain and --id only" in err

@@ -1,5 +1,7 @@
 """The precision policy: every default heuristic rule that reads question text (`Rule.reads_text`:
-not the response rules, which read learners' answers) has judged precision on real text at or above
+not the response rules, which read learners' answers) and applies to single or multiple questions
+(`Rule.new_types_only` rules read only ordering and matching questions, which the real corpora
+hold none of) has judged precision on real text at or above
 the bar (tests/real/precision.json, made by `scripts/realtext.py --write-summary`), and that file
 matches what the rules and judgments give today."""
 
@@ -34,7 +36,8 @@ def summary():
 def test_every_default_heuristic_rule_is_judged_and_above_the_bar(summary, realtext):
     problems = []
     for code, rule in RULES.items():
-        if not rule.enabled_by_default or not rule.reads_text or code in realtext.EXACT:
+        # the corpora hold no ordering or matching question: a rule only for those cannot be judged on them
+        if not rule.enabled_by_default or not rule.reads_text or rule.new_types_only or code in realtext.EXACT:
             continue
         row = summary["rules"].get(code)
         if row is None:

@@ -25,7 +25,8 @@ from qlint.bank import Bank
 from qlint.rules.context import RuleContext
 from qlint.lint.engine import lint, load_exams, make_settings
 from qlint.loading.schema import validate
-from qlint.model import Question
+from qlint.bank.entry import CaseEntry
+from qlint.model import Case, Question
 from qlint.project.config import Config
 from qlint.cli.config import load_config
 from qlint.rules import RULES
@@ -65,14 +66,16 @@ def item_findings(questions: list[Question], exams, skip: set[str] = frozenset()
     out = []
     for q in questions:
         for r in rules:
-            out += [_line(q, r.code, f) for f in r.check(q, RuleContext(r, config, exams))]
+            if q.type in r.types:  # as the engine runs them
+                out += [_line(q, r.code, f) for f in r.check(q, RuleContext(r, config, exams))]
     return out
 
 
-def bank_findings(questions: list[Question], exams) -> list[str]:
+def bank_findings(questions: list[Question], exams, cases: list[Case] = ()) -> list[str]:
     config = Config(root=REPO)
-    bank = Bank.of_questions(questions, exams, {os.path.realpath(q.path) for q in questions})
-    by_path = {q.path: q for q in questions}
+    bank = Bank.of_questions(questions, exams, {os.path.realpath(q.path) for q in (*questions, *cases)})
+    bank.cases = [CaseEntry.of(c.path, c.data) for c in cases]
+    by_path = {q.path: q for q in (*questions, *cases)}
     out = []
     for code, r in sorted(RULES.items()):
         if r.scope == "bank":
@@ -151,6 +154,63 @@ def unicode_variants(base: dict) -> list[dict]:
     return out
 
 
+TYPES = REPO / "tests" / "fixtures" / "types"
+
+
+def type_variants(ordering: dict, matching: dict) -> list[dict]:
+    """Ordering and matching questions with one planted flaw each, for the P rules' branches."""
+    out = []
+    for base, change in (
+        (ordering, lambda q: q["steps"][1].pop("rationale")),
+        (ordering, lambda q: q["steps"][0].update(rationale="TBD")),
+        (ordering, lambda q: q["steps"][2].update(correct=False, right_when="Never.")),
+        (ordering, lambda q: q["steps"][2].update(id=q["steps"][0]["id"])),
+        (ordering, lambda q: q["steps"][1].update(text=q["steps"][0]["text"].upper())),
+        (ordering, lambda q: [s.update(text=f"{n}. {s['text']}") for n, s in enumerate(q["steps"], 1)]),
+        (ordering, lambda q: q["steps"][0].update(text="Finally, " + q["steps"][0]["text"])),
+        (ordering, lambda q: q.update(trap="Candidates rush through the scenario under time pressure.")),
+        (ordering, lambda q: q["steps"][0].update(rationale="Third: " + q["steps"][0]["rationale"])),
+        (ordering, lambda q: q["steps"].reverse()),
+        (ordering, lambda q: q["steps"][3].pop("right_when")),
+        (matching, lambda q: q["responses"].pop()),
+        (matching, lambda q: q["prompts"][0].update(match="no-such-response")),
+        (matching, lambda q: q["prompts"][1].update(match=q["prompts"][0]["match"])),
+        (matching, lambda q: q["prompts"][2].pop("rationale")),
+        (matching, lambda q: q["responses"][4].pop("rationale")),
+        (matching, lambda q: q["prompts"][0].update(rationale=q["prompts"][2]["rationale"] + " It audits.")),
+        (matching, lambda q: q["responses"][1].update(id=q["prompts"][0]["id"])),
+        (matching, lambda q: q["responses"][4].update(text=q["responses"][0]["text"])),
+        (matching, lambda q: q.update(prompts=q["prompts"][:2])),
+        (matching, lambda q: q.update(trap="Candidates confuse the tools under time pressure.")),
+        (matching, lambda q: [p.update(text=p["text"] + " is a") for p in q["prompts"]]
+         + [q["prompts"][0].update(text="A monitor for drift is an"),
+            q["responses"][0].update(text="Amazon SageMaker Model Monitor")]),
+    ):
+        q = copy.deepcopy(base)
+        change(q)
+        q["id"] = f"{base['id']}-v{len(out):02d}"
+        out.append(q)
+    return out
+
+
+def type_corpus() -> list[str]:
+    """The P rules on planted flaws, and the case study rules on the fixtures' case with a
+    question renamed, one left out and a case of one item."""
+    import yaml
+
+    def load(name: str) -> dict:
+        return yaml.safe_load((TYPES / name).read_text(encoding="utf-8"))
+
+    variants = [Question(f"types/{d['id']}.yaml", d) for d in type_variants(load("ordering.yaml"), load("matching.yaml"))]
+    exams = _labelled()[2]
+    members = [Question(f"types/{n}", load(n)) for n in ("case-single.yaml", "case-ordering.yaml")]
+    members[0].data["id"] += "-renamed"
+    case = load("cases/fraud-scoring.yaml")
+    lonely = dict(case, id="types-case-lonely", items=[members[1].id])
+    cases = [Case("types/cases/fraud-scoring.yaml", case), Case("types/cases/lonely.yaml", lonely)]
+    return item_findings(variants, exams) + bank_findings(variants + members, exams, cases)
+
+
 def _labelled():
     spec = REPO / "scripts" / "rule_quality.py"
     sys.path.insert(0, str(spec.parent))
@@ -171,7 +231,7 @@ def compute(tmp: Path) -> dict[str, list[str]]:
     load_exams(settings)
     sample = [Question(str(p), r.data) for p, r in sorted(lint([str(REPO / "bank")], settings).results.items())
               if r.valid and r.kind == "question"]
-    pool = [q.data for q in labelled + sample]
+    pool = [q.data for q in labelled + sample if q.is_choice]  # the mutants swap options
     mutated = [Question(f"mutants/{i:03d}.yaml", d) for i, d in enumerate(mutants(pool, 100))]
     hidden = [Question(f"unicode/{i:02d}.yaml", d) for i, d in enumerate(unicode_variants(sample[0].data))]
     return {
@@ -180,6 +240,7 @@ def compute(tmp: Path) -> dict[str, list[str]]:
         "generated": linted(root, ["bank"]),
         "labelled": item_findings(labelled, exams, unlabelled) + bank_findings(labelled, exams),
         "mutants": item_findings(mutated, exams) + bank_findings(mutated, exams),
+        "types": type_corpus(),
     }
 
 
@@ -201,7 +262,7 @@ def test_rules_give_the_golden_results(results):
 def test_golden_corpora_exercise_the_rules():
     """The golden file is only as strong as its corpora: most rules must have findings in it."""
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    codes = {line.split(" ")[1] for lines in (golden["labelled"], golden["mutants"], golden["unicode"]) for line in lines}
+    codes = {line.split(" ")[1] for corpus in ("labelled", "mutants", "unicode", "types") for line in golden[corpus]}
     codes |= {line.split(": ")[1].split(" ")[0] for line in golden["generated"]}
     checking = {code for code, r in RULES.items() if r.scope in ("item", "bank")}
     assert len(checking - codes) <= 3, sorted(checking - codes)

@@ -19,6 +19,7 @@ from qlint.bank.entry import BankEntry
 from qlint.cli import main
 from qlint.rules.context import RuleContext
 from qlint.lint.engine import check_file, load_exams, make_settings
+from qlint.model import Question
 from qlint.exporters import EXPORTERS
 from qlint.cli.config import load_config
 from qlint.rules import RULES
@@ -121,7 +122,36 @@ def _same_text() -> dict:
     return _with_texts("Model parallelism", "Model \u0440arallelism", "Hyperparameter tuning")  # Cyrillic er
 
 
-BAD = {"S005": _duplicate_id, "S006": _empty_text, "O006": _same_text}
+def _fixture(name: str, **changes) -> dict:
+    """An ordering or matching question of tests/fixtures/types, as the sample question's file."""
+    import yaml
+
+    data = yaml.safe_load((REPO / "tests" / "fixtures" / "types" / name).read_text(encoding="utf-8"))
+    data.update(id=sample_question()["id"], domain="model-development", **changes)
+    return data
+
+
+def _duplicate_step_id() -> dict:
+    steps = _fixture("ordering.yaml")["steps"]
+    steps[2]["id"] = steps[0]["id"]
+    return _fixture("ordering.yaml", steps=steps)
+
+
+def _same_response_text() -> dict:
+    responses = _fixture("matching.yaml")["responses"]
+    responses[4]["text"] = "SageMaker  clarify"
+    return _fixture("matching.yaml", responses=responses)
+
+
+def _unknown_match() -> dict:
+    prompts = _fixture("matching.yaml")["prompts"]
+    prompts[1]["match"] = "clarfy"
+    return _fixture("matching.yaml", prompts=prompts)
+
+
+BAD = {"S005": _duplicate_id, "S006": _empty_text, "O006": _same_text,
+       "P004": _duplicate_step_id, "P005": _same_response_text, "P006": _unknown_match}
+FIELD = {"S005": "id:", "P004": "id:", "P006": "match:"}  # the line each finding names (else text:)
 
 
 @pytest.mark.parametrize("code", sorted(BAD))
@@ -149,9 +179,10 @@ def test_short_visible_option_text_is_not_empty(tmp_path, text):
 @pytest.mark.parametrize("code", sorted(BAD))
 def test_every_exporter_refuses_option_data_errors(tmp_path, fmt, code):
     folder = tmp_path / "bank" / "mla-c01" / "model-development"
-    write_question(folder, BAD[code]())
+    path = write_question(folder, BAD[code]())
     shutil.copytree(BANK / "exams", tmp_path / "bank" / "exams")
-    questions, exams = load_bank(tmp_path / "bank")
+    _, exams = load_bank(tmp_path / "bank")
+    questions = [Question(str(path), BAD[code]())]  # (load_bank leaves ordering and matching out)
     out = tmp_path / "out" / "export"
     with pytest.raises(ValueError, match=rf"mla-c01-dev-sample\.yaml:\d+:\d+: .*\({code}\)"):
         export(fmt, questions, exams, tmp_path / "bank", out)
@@ -171,5 +202,5 @@ def test_export_refuses_even_with_the_rule_ignored(tmp_path, monkeypatch, capsys
     found = re.search(r"mla-c01-dev-sample\.yaml:(\d+):(\d+): .*\(" + code + r"\)", err)
     assert found, err
     line = path.read_text(encoding="utf-8").splitlines()[int(found.group(1)) - 1]
-    assert ("id:" if code == "S005" else "text:") in line
+    assert FIELD.get(code, "text:") in line
     assert "Traceback" not in err and not out.exists()

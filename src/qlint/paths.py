@@ -11,6 +11,8 @@ from pathlib import Path
 def display_path(path: str) -> str:
     """Relative to the working directory when below it, so editors and CI can open it."""
     path = str(path)
+    if not os.path.isabs(path) and _tidy(path) and not path.endswith(os.sep):  # `bank/q.yaml`, as walks give
+        return path
     cwd = os.getcwd()
     absolute = path if os.path.isabs(path) else os.path.join(cwd, path)
     absolute = os.path.normpath(absolute)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 # _WORD on lower-case ASCII with the trailing quotes and hyphens (that strip("-'") removes) left out
@@ -52,19 +53,24 @@ def _stem(word: str) -> str:
     return w
 
 
-class _StemMemo(dict):
-    """word -> stem. Rules stem every token of every text, and a bank's vocabulary is small: a
-    dict lookup (mapped over a token tuple in C) is the cheapest cache; cleared if ever huge."""
+class WordMemo(dict):
+    """word -> fn(word). Rules stem every token of every text, and a bank's vocabulary is small:
+    a dict lookup (mapped over a token tuple in C) is the cheapest cache (lru_cache costs a call
+    more); cleared if ever huge. `WordMemo(fn).__getitem__` is the cached function."""
+
+    def __init__(self, fn: Callable[[str], str]) -> None:
+        super().__init__()
+        self.fn = fn
 
     def __missing__(self, word: str) -> str:
         if len(self) >= 200_000:
             self.clear()
-        value = self[word] = _stem(word)
+        value = self[word] = self.fn(word)
         return value
 
 
 # stem(word): a deliberately light stemmer (plural and common suffixes, enough to match word forms)
-stem = _StemMemo().__getitem__
+stem = WordMemo(_stem).__getitem__
 
 
 def content_words(text: str, min_len: int = 3) -> set[str]:

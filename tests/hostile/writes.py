@@ -35,7 +35,9 @@ from qlint.files import is_temp_name
 
 from .corpus import REPO, project, sample
 
-QUESTIONS = sorted((REPO / "bank" / "mla-c01").rglob("*.yaml"))[:5]
+# single and multiple questions, which every export target carries (not the case studies' files)
+QUESTIONS = [p for p in sorted((REPO / "bank" / "mla-c01").rglob("*.yaml"))
+             if re.search(r"(?m)^type: (?:single|multiple)$", p.read_text(encoding="utf-8"))][:5]
 PAGE = REPO / "tests" / "fixtures" / "import" / "feature-store.txt"
 PAGE_KEY = "Online store of a SageMaker Feature Store feature group"
 SHUFFLE_SEED = "11"

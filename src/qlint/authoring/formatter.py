@@ -16,7 +16,6 @@ hold the same comments, or formatting is refused for that file.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from functools import lru_cache
 from typing import Any
@@ -32,7 +31,8 @@ from qlint.paths import display_path
 from qlint.authoring import scalars
 from qlint.authoring.yamldoc import Doc, Entry, Map, Scalar, Seq, Unsupported, Value, parse
 
-BLANK_BETWEEN_ITEMS = {("options",)}  # lists whose items are separated by one blank line
+BLANK_BETWEEN_ITEMS = {("options",), ("steps",), ("prompts",)}  # lists whose items are separated by one blank line
+BLOCK_LISTS = {("case", ("items",))}  # (kind, path): one item per line, never `[a, b]` (a case's questions)
 
 
 class FormatError(Exception):
@@ -44,11 +44,10 @@ class FormatError(Exception):
 
 
 def kind_of(path: str, config: Config) -> str:
-    """'exam' for files in the exams folder, else 'question' (the engine's rule)."""
-    from qlint.project.banks import in_exams_folder
+    """'exam', 'case' or 'question' (the engine's rule: `qlint.project.banks.file_kind`)."""
+    from qlint.project.banks import file_kind
 
-    folder = os.path.dirname(os.path.abspath(path)) or "."
-    return "exam" if in_exams_folder(folder, config.bank_dir, config.exams_dir) else "question"
+    return file_kind(path, config)
 
 
 def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
@@ -120,7 +119,7 @@ class _Emitter:
         text = "[" + ", ".join(parts) + "]"
         return text if col + len(text) <= self.width else None
 
-    def entry(self, e: Entry, indent: int, prefix: str | None = None) -> tuple[list[str], bool]:
+    def entry(self, e: Entry, indent: int, prefix: str | None = None, path: tuple[Any, ...] = ()) -> tuple[list[str], bool]:
         """The entry's own lines (key line, scalar block) and whether a nested block follows them."""
         lead = prefix if prefix is not None else " " * indent
         key = e.key_source if "\n" not in e.key_source else scalars.render_inline(e.key)
@@ -133,7 +132,7 @@ class _Emitter:
             return [_eol(f"{lead}{key}: []", e.eol)], False
         if isinstance(v, Map) and not v.entries:
             return [_eol(f"{lead}{key}: {{}}", e.eol)], False
-        if isinstance(v, Seq):
+        if isinstance(v, Seq) and (self.kind, path + (e.key,)) not in BLOCK_LISTS:
             flow = self.flow(v, len(lead) + len(key) + 2)
             if flow is not None:
                 return [_eol(f"{lead}{key}: {flow}", e.eol)], False
@@ -142,7 +141,7 @@ class _Emitter:
     def emit_map(self, m: Map, indent: int, path: tuple[Any, ...], prefix: str | None = None, top: bool = False) -> None:
         entries = ordered(m.entries, self.kind, path)
         for i, e in enumerate(entries):
-            own, nested = self.entry(e, indent, prefix if i == 0 else None)
+            own, nested = self.entry(e, indent, prefix if i == 0 else None, path)
             if i == 0 and top:  # the file's header comments, then those of the first key
                 self.comments(tidy(self.doc.header + e.leading, first=True), indent)
             elif i > 0 or prefix is None:  # (a list item's first key: the caller put them above the dash)

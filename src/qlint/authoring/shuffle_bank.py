@@ -30,6 +30,7 @@ class ShuffleOutcome:
     before: str = ""  # the key balance before and after, one line each
     after: str = ""
     kept: int = 0  # questions left as they are (pinned, `shuffle: false`, letter references)
+    other_types: int = 0  # ordering and matching questions: no key position to balance
 
     @property
     def errors(self) -> bool:
@@ -107,5 +108,6 @@ def shuffle_bank(paths: list[str], config: Config, seed: int) -> ShuffleOutcome:
         after.append(reordered(pl.question, pl.order))
     out.before = balance_line(context + [q for _r, _t, q in selected.values()])
     out.after = balance_line(context + after)
-    out.kept = sum(1 for p in plans if p.kept)
+    out.other_types = sum(1 for p in plans if not p.question.is_choice)
+    out.kept = sum(1 for p in plans if p.kept) - out.other_types
     return out

@@ -13,7 +13,9 @@ a reviewer must read, so the shuffle moves only what the balance needs:
    open to it (ties drawn too). Each move takes one key from above the even share to below it, so
    the count of moves is the least that balances the group; no question moves twice.
 3. A moved question swaps its key with the option at the target position; every other option
-   stays where it is. Multiple-response questions are not touched (they do not enter the balance).
+   stays where it is. Multiple-response questions are not touched (they do not enter the balance),
+   nor are ordering questions (the list order of their steps is the key) and matching questions
+   (a key position means nothing there: every player shuffles prompts and responses).
 
 An already balanced group changes nothing, whatever the seed; the same seed on the same bank
 gives the same bytes, and a second run changes nothing. Pinned options keep their positions; the
@@ -33,6 +35,8 @@ from qlint.text import plain
 from qlint.authoring.yamldoc import Doc, Scalar
 
 TEXT_FIELDS = ("stem", "trap", "explanation")
+NOT_SHUFFLED = {"ordering": "an ordering question's steps are listed in key order",
+                "matching": "a matching question has no key position (players shuffle its prompts and responses)"}
 OPTION_FIELDS = ("text", "rationale", "right_when", "why_chosen")
 
 
@@ -100,7 +104,9 @@ def plan(selected: list[Question], context: list[Question], seed: int) -> list[P
     plans = []
     for q in sorted(selected, key=lambda q: q.id):
         p = Plan(q)
-        if q.data.get("shuffle") is False:
+        if not q.is_choice:  # ordering: the list order IS the key; matching: players shuffle the lists
+            p.kept = NOT_SHUFFLED[q.type]
+        elif q.data.get("shuffle") is False:
             p.kept = "shuffle: false"
         elif (refs := letter_refs(q.data)):
             p.kept, p.refs = "refers to options by letter", refs

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from qlint.bank.entry import BankEntry
+from qlint.bank.entry import BankEntry, CaseEntry
 from qlint.paths import real_path
 from qlint.project.exams import Exam
 from qlint.text import id_key
@@ -24,6 +24,8 @@ class Bank:
     flags: list[bool] | None = None  # `target_flags`, when the caller already knows them (then
     # `targets` need only hold the exam files among them)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
+    cases: list[CaseEntry] = field(default_factory=list)  # the case study files, in path order
+    case_flags: list[bool] | None = None  # per case: a file findings may name (as `flags`)
 
     @classmethod
     def of_questions(cls, questions: Iterable[Any], exams: dict[str, Exam], targets: set[str]) -> "Bank":
@@ -49,6 +51,12 @@ class Bank:
         if self.flags is None:
             self.flags = [self.is_target(e.path) for e in self.entries]
         return self.flags
+
+    def case_target_flags(self) -> list[bool]:
+        """`is_target` for every case file, in bank order."""
+        if self.case_flags is None:
+            self.case_flags = [self.is_target(c.path) for c in self.cases]
+        return self.case_flags
 
     def memo(self, key: str, compute: Callable[[], Any]) -> Any:
         """Work shared by several bank rules (tokens, indexes), computed once per run."""

@@ -74,10 +74,12 @@ FIELDS = (
     ("stem", "stem tokens joined by ' '"),
     ("keys", "(option index, key tokens joined by ' ') per key"),
     ("explanation", "explanation tokens joined by ' '"),
-    ("shingles", "packed stable hashes: word 3-grams of the stem and of each option (B006)"),
+    ("shingles", "packed stable hashes: word 3-grams of the stem and of each option, step, prompt and "
+                 "response text (B006)"),
     ("stem_grams", "packed stable hashes of the stem's word n-grams (B007)"),
     ("explanation_grams", "packed stable hashes of the explanation's word n-grams (B007)"),
     ("gram", "the n of stem_grams and explanation_grams"),
+    ("case", "the id of the case study the question belongs to, or ''"),
     ("single_key", "the key's position in a single-answer question with one key, else None"),
 )
 
@@ -98,6 +100,7 @@ class BankEntry(tuple):
         stem = tokens(data.get("stem", ""))
         explanation = tokens(data.get("explanation", ""))
         texts = [o.get("text", "") for o in options]
+        parts = [p.get("text", "") for key in ("steps", "prompts", "responses") for p in data.get(key, ())]
         longest = False
         if len(keyed) == 1 and len(options) >= 2:
             key_len = len(texts[keyed[0]].strip())
@@ -116,10 +119,11 @@ class BankEntry(tuple):
             tuple((i, " ".join(tokens(texts[i]))) for i in keyed),
             " ".join(explanation),
             # options through `tokenise`, the stem through `tokens`: the same tokens either way
-            packed(shingle_set([stem, *map(tokenise, texts)])),
+            packed(shingle_set([stem, *map(tokenise, texts), *map(tokenise, parts)])),
             packed(gram_hashes(stem, ngram)),
             packed(gram_hashes(explanation, ngram)),
             ngram,
+            data.get("case") or "",
             keyed[0] if data.get("type", "single") == "single" and len(keyed) == 1 else None,
         ))
 
@@ -140,6 +144,38 @@ class BankEntry(tuple):
 
     def explanation_tokens(self) -> list[str]:
         return self.explanation.split(" ") if self.explanation else []
+
+
+CASE = "case"  # first field of a case entry: tells it from a question's entry in the cache
+
+
+class CaseEntry(tuple):
+    """One schema-valid case study file as the bank rules see it: ("case", path, id, exam,
+    domain, items), items being the ids of its questions in order."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, path: str, data: dict[str, Any]) -> "CaseEntry":
+        return cls((CASE, path, data.get("id", ""), data.get("exam", ""), data.get("domain", ""),
+                    tuple(data.get("items") or ())))
+
+    path = property(itemgetter(1))
+    id = property(itemgetter(2))
+    exam = property(itemgetter(3))
+    domain = property(itemgetter(4))
+    items = property(itemgetter(5))
+
+
+def plain_entry(entry: "BankEntry | CaseEntry | None") -> tuple[Any, ...] | None:
+    """An entry as the cache stores it: a plain tuple (see `cache_codec.dump_entry`)."""
+    return None if entry is None else tuple(entry)
+
+
+def entry_from_plain(value: tuple[Any, ...] | None) -> "BankEntry | CaseEntry | None":
+    if value is None:
+        return None
+    return CaseEntry(value) if value[0] == CASE else BankEntry(value)
 
 
 def contains(haystack: str, phrase: str) -> bool:

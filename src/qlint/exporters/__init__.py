@@ -69,7 +69,8 @@ def exporter(name: str, description: str, packaged: bool = False):
 
 def require_sound(job: ExportJob) -> None:
     """Every exporter's gate: a question whose options no learner could answer correctly (a shared
-    option id, an empty option, a repeated option) is refused whatever the lint configuration."""
+    option id, an empty option, a repeated option; the same in steps, prompts and responses, a
+    prompt matched to no response) is refused whatever the lint configuration."""
     from qlint.exporters._source import require_sound_options
 
     for q in job.questions:

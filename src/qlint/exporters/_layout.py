@@ -11,8 +11,9 @@ from functools import cached_property
 
 from qlint.exporters import ExportJob
 from qlint.markup import render
-from qlint.exporters._media import Image, bank_root, question_images, relative_url
-from qlint.model import Question
+from qlint.exporters._case_study import members
+from qlint.exporters._media import Image, bank_root, images_in, question_images, relative_url
+from qlint.model import Case, Question
 
 _TAG = re.compile(r"<[^>]+>")
 _NUMBERS = {2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX", 7: "SEVEN", 8: "EIGHT", 9: "NINE"}
@@ -86,6 +87,22 @@ class Site:
     def page(self, q: Question) -> str:
         return f"{q.exam.lower()}/{q.domain}/{q.id}{self.ext}"
 
+    def case_page(self, case: Case) -> str:
+        """A case study's page, beside the exam's domain folders as cases/ is in the bank."""
+        return f"{case.exam.lower()}/cases/{case.id}{self.ext}"
+
+    @cached_property
+    def cases(self) -> list[tuple[Case, list[tuple[str, Question | None]]]]:
+        """Each case study some exported question belongs to, with its questions in `items` order."""
+        return members(self.job)
+
+    def case_rows(self, q: Question) -> tuple[Case, list[tuple[str, Question | None]]] | None:
+        """The case study of `q` with its questions, or None when it has none in this export."""
+        return next(((c, rows) for c, rows in self.cases if c.id == q.case), None)
+
+    def exam_cases(self, code: str) -> list[tuple[Case, list[tuple[str, Question | None]]]]:
+        return [(c, rows) for c, rows in self.cases if c.exam == code]
+
     def exam_index(self, code: str) -> str:
         return f"{code.lower()}/index{self.ext}"
 
@@ -117,6 +134,14 @@ class Site:
         """ref -> URL relative to `page` for the question's images; records them for `media_files`."""
         urls = {}
         for ref, image in question_images(q, self.root).items():
+            self.images[image.key] = image
+            urls[ref] = self.link(page, f"media/{image.key}")
+        return urls
+
+    def case_image_urls(self, case: Case, page: str) -> dict[str, str]:
+        """As `image_urls`, for the images of a case study's scenario (paths relative to the case file)."""
+        urls = {}
+        for ref, image in images_in(Question(case.path, case.data), case.scenario, "/scenario", self.root).items():
             self.images[image.key] = image
             urls[ref] = self.link(page, f"media/{image.key}")
         return urls

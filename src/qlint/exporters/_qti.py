@@ -3,8 +3,10 @@
 The two versions share their structure and differ in spelling: 3.0 writes `qti-` kebab-case
 element names and kebab-case attributes, wraps modal feedback content in `qti-content-body`, and
 uses its own namespaces and resource types. A `Dialect` holds those differences; everything else
-(identifiers, feedback, response processing, metadata) is written once. docs/exports-qti.md
-documents the mapping from question fields to QTI so an importer can read it back.
+(identifiers, feedback, response processing, metadata) is written once. Ordering and matching
+items get their interaction, response and reveal rows from `_qti_shapes`; case studies their
+stimulus (3.0) or repeated passage (2.1) from `_qti_case`. docs/exports-qti.md documents the
+mapping from question fields to QTI so an importer can read it back.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from lxml import etree
 
 from qlint import __version__
 from qlint.exporters import PARTIAL, ExportJob, ExportResult
+from qlint.exporters import _qti_shapes as shapes
 from qlint.exporters import _xhtml as xhtml
+from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href
 from qlint.exporters._grades import fractions
-from qlint.exporters._content import MediaSet, require_xml_text, write_package
+from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
 from qlint.markup import render, render_inline
 from qlint.exporters._xml import XSI, sub, to_bytes
-from qlint.model import OptionView, Question
+from qlint.model import Case, OptionView, Question
 from qlint.project.exams import Exam
 
 LOM = "http://ltsc.ieee.org/xsd/LOM"
@@ -35,6 +39,7 @@ EXPLANATION, TRAP, REFERENCES = ("qlint-explanation", "Explanation"), ("qlint-tr
     ("qlint-go-deeper", "Go deeper")
 CHOSEN = "CHOSEN"  # outcome copied from RESPONSE; each option's feedbackInline shows when it holds that option
 LOM_DIFFICULTY = {"easy": "easy", "medium": "medium", "hard": "difficult"}  # LOMv1.0 vocabulary
+STIMULUS_TYPE = "imsqti_stimulus_xmlv3p0"  # QTI 3.0 only: 2.1 has no stimulus resource
 
 
 def _kebab(name: str) -> str:
@@ -70,7 +75,7 @@ class Dialect:
 
     @property
     def mixed(self) -> frozenset[str]:
-        names = ["simpleChoice", "feedbackInline", "modalFeedback", "prompt", "contentBody"]
+        names = ["simpleChoice", "feedbackInline", "modalFeedback", "prompt", "contentBody", "simpleAssociableChoice"]
         return frozenset(f"qti-{_kebab(n)}" if self.v3 else n for n in names)
 
 
@@ -123,20 +128,25 @@ def test_href(exam_code: str) -> str:
     return f"{TESTS}/{exam_code}.xml"
 
 
+def _content(d: Dialect, media: MediaSet, path: str, markdown: str, pointer: str, inline: bool = False) -> etree._Element:
+    """Markdown from the file at `path` as QTI XHTML; its images are added to `media`."""
+    html = render_inline(markdown) if inline else render(markdown)
+
+    def image(src: str) -> str | None:
+        name = media.add(path, pointer, src)
+        return None if name is None else f"../{name}"  # relative to the file in items/ (or stimuli/)
+
+    return xhtml.parse(html, d.ns, image)
+
+
 class _Item:
     """One assessmentItem; images it references are added to `media`."""
 
-    def __init__(self, q: Question, d: Dialect, media: MediaSet) -> None:
-        self.q, self.d, self.media = q, d, media
+    def __init__(self, q: Question, d: Dialect, media: MediaSet, case: Case | None = None) -> None:
+        self.q, self.d, self.media, self.case = q, d, media, case
 
-    def _content(self, markdown: str, pointer: str, inline: bool = False) -> etree._Element:
-        html = render_inline(markdown) if inline else render(markdown)
-
-        def image(src: str) -> str | None:
-            name = self.media.add(self.q.path, pointer, src)
-            return None if name is None else f"../{name}"  # relative to the item file in items/
-
-        return xhtml.parse(html, self.d.ns, image)
+    def _content(self, markdown: str, pointer: str, inline: bool = False, path: str | None = None) -> etree._Element:
+        return _content(self.d, self.media, path or self.q.path, markdown, pointer, inline)
 
     def build(self, shuffle: bool, partial: bool = False) -> etree._Element:
         q, d = self.q, self.d
@@ -146,25 +156,37 @@ class _Item:
                                   timeDependent="false", toolName="qlint", toolVersion=__version__).items():
             root.set(key, value)
         multiple = q.type == "multiple"
-        rd = d.sub(root, "responseDeclaration", identifier="RESPONSE",
-                   cardinality="multiple" if multiple else "single", baseType="identifier")
-        correct = d.sub(rd, "correctResponse")
-        for key in q.keys:
-            d.sub(correct, "value", choice_identifier(key.id))
-        partial = partial and multiple
-        if partial:
-            self._mapping(rd)
+        if q.is_choice:
+            rd = d.sub(root, "responseDeclaration", identifier="RESPONSE",
+                       cardinality="multiple" if multiple else "single", baseType="identifier")
+            correct = d.sub(rd, "correctResponse")
+            for key in q.keys:
+                d.sub(correct, "value", choice_identifier(key.id))
+            partial = partial and multiple
+            if partial:
+                self._mapping(rd)
+        else:
+            shapes.declare(self, root, partial)
         self._outcome(root, "SCORE", "single", "float", "0")
         self._outcome(root, "MAXSCORE", "single", "float", "1")
         self._outcome(root, "FEEDBACK", "multiple", "identifier", None)
-        self._outcome(root, CHOSEN, "multiple" if multiple else "single", "identifier", None)
+        if q.is_choice:  # the chosen options' inline feedback; the new types explain in the reveal
+            self._outcome(root, CHOSEN, "multiple" if multiple else "single", "identifier", None)
+        if self.case is not None and d.v3:
+            d.sub(root, "assessmentStimulusRef", identifier=case_identifier(self.case.id),
+                  href=f"../{stimulus_href(self.case)}", title=self.case.title or self.case.id)
         body = d.sub(root, "itemBody")
+        if self.case is not None and not d.v3:  # QTI 2.1 has no shared stimulus: the scenario comes first
+            scenario(body, d.ns, self.case, lambda md, ptr, inline: self._content(md, ptr, inline, self.case.path))
         stem = d.html(body, "div", **{"class": "qlint-stem"})
         xhtml.append(stem, self._content(q.stem, "/stem"))
-        interaction = d.sub(body, "choiceInteraction", responseIdentifier="RESPONSE",
-                            shuffle="true" if shuffle else "false", maxChoices=str(q.choose))
-        for option in q.options:
-            self._choice(interaction, option)
+        if q.is_choice:
+            interaction = d.sub(body, "choiceInteraction", responseIdentifier="RESPONSE",
+                                shuffle="true" if shuffle else "false", maxChoices=str(q.choose))
+            for option in q.options:
+                self._choice(interaction, option)
+        else:
+            shapes.interaction(self, body, shuffle)
         self._verdicts(body)
         self._processing(root, partial)
         self._modal_feedback(root)
@@ -231,19 +253,26 @@ class _Item:
         self._set_feedback(then, CORRECT, GENERAL)
         otherwise = d.sub(cond, "responseElse")
         score = d.sub(otherwise, "setOutcomeValue", identifier="SCORE")
-        if partial:  # the mapping's bounds keep it in 0..1; full marks come from the branch above
+        ordering = self.q.type == shapes.ORDERING
+        if partial and not ordering:  # the mapping's bounds keep it in 0..1; full marks come from the branch above
             d.sub(score, "mapResponse", identifier="RESPONSE")
         else:
             d.sub(score, "baseValue", "0", baseType="float")
+        if partial and ordering:
+            shapes.partial_order(self, otherwise)
         self._set_feedback(otherwise, INCORRECT, GENERAL)
-        # The chosen options, for their inline feedback: a plain copy, never NULL-merged into a list.
-        d.sub(d.sub(rp, "setOutcomeValue", identifier=CHOSEN), "variable", identifier="RESPONSE")
+        if self.q.is_choice:
+            # The chosen options, for their inline feedback: a plain copy, never NULL-merged into a list.
+            d.sub(d.sub(rp, "setOutcomeValue", identifier=CHOSEN), "variable", identifier="RESPONSE")
 
     def _verdicts(self, body) -> None:
         """"Correct." / "Incorrect. The correct answer is ..." as feedback blocks under the choices:
         shown in the page, so the one modal dialog left is the reveal."""
         q, d = self.q, self.d
         d.html(self._feedback(body, "feedbackBlock", CORRECT), "p", "Correct.", **{"class": "qlint-verdict"})
+        if not q.is_choice:
+            shapes.verdict_keys(self, d.html(self._feedback(body, "feedbackBlock", INCORRECT), "p", **{"class": "qlint-verdict"}))
+            return
         p = d.html(self._feedback(body, "feedbackBlock", INCORRECT), "p", "Incorrect. The correct answer is: " if len(q.keys) == 1
                    else "Incorrect. The correct answers are: ", **{"class": "qlint-verdict"})
         for i, key in enumerate(q.keys):
@@ -268,6 +297,8 @@ class _Item:
         q, d = self.q, self.d
         body = self._feedback(root, "modalFeedback", GENERAL, title="Explanation")
         xhtml.append(self._part(body, EXPLANATION), self._content(q.explanation, "/explanation"))
+        if not q.is_choice:
+            shapes.rows(self, body)
         if q.trap and q.trap.strip():
             xhtml.append(self._part(body, TRAP), self._content(q.trap, "/trap"))
         if q.data.get("references"):
@@ -276,18 +307,26 @@ class _Item:
                 d.html(d.html(ul, "li"), "a", ref["title"], href=ref["url"])
 
 
-def _exam_sections(exam: Exam | None, questions: list[Question]) -> list[tuple[str, str, list[Question]]]:
-    """(domain id, title, questions) in the blueprint's domain order, then any unknown domains."""
+def _exam_sections(exam: Exam | None, questions: list[Question], groups: list[CaseGroup]
+                   ) -> list[tuple[str, str, list[Question], list[CaseGroup]]]:
+    """(domain id, title, questions, case studies) in the blueprint's domain order, then any
+    unknown domains. A case study's questions sit in its group, under the case's domain."""
+    in_case = {q.id for g in groups for q in g.questions}
     by_domain: dict[str, list[Question]] = {}
     for q in questions:
-        by_domain.setdefault(q.domain, []).append(q)
+        if q.id not in in_case:
+            by_domain.setdefault(q.domain, []).append(q)
+    cases: dict[str, list[CaseGroup]] = {}
+    for g in groups:
+        cases.setdefault(g.domain, []).append(g)
     names = {dom.id: dom.name for dom in exam.domains} if exam else {}
     order = [dom.id for dom in exam.domains] if exam else []
-    order += sorted(k for k in by_domain if k not in order)
-    return [(dom, names.get(dom, dom), sorted(by_domain[dom], key=lambda q: q.id)) for dom in order if dom in by_domain]
+    order += sorted(k for k in by_domain.keys() | cases.keys() if k not in order)
+    return [(dom, names.get(dom, dom), sorted(by_domain.get(dom, []), key=lambda q: q.id),
+             sorted(cases.get(dom, []), key=lambda g: g.case.id)) for dom in order if dom in by_domain or dom in cases]
 
 
-def _test(d: Dialect, code: str, exam: Exam | None, questions: list[Question]) -> etree._Element:
+def _test(d: Dialect, code: str, exam: Exam | None, questions: list[Question], groups: list[CaseGroup]) -> etree._Element:
     root = etree.Element(d.tag("assessmentTest"), nsmap={None: d.ns, "xsi": XSI})
     root.set(f"{{{XSI}}}schemaLocation", f"{d.ns} {d.schema_location}")
     for key, value in d.attrs(identifier=f"test_{code}", title=exam.name if exam else code,
@@ -297,10 +336,15 @@ def _test(d: Dialect, code: str, exam: Exam | None, questions: list[Question]) -
         od = d.sub(root, "outcomeDeclaration", identifier=name, cardinality="single", baseType="float")
         d.sub(d.sub(od, "defaultValue"), "value", default)
     part = d.sub(root, "testPart", identifier="part_main", navigationMode="nonlinear", submissionMode="individual")
-    for dom, title, qs in _exam_sections(exam, questions):
+    for dom, title, qs, cases in _exam_sections(exam, questions, groups):
         section = d.sub(part, "assessmentSection", identifier=f"domain_{dom}", title=title, visible="true")
         for q in qs:
             d.sub(section, "assessmentItemRef", identifier=item_identifier(q.id), href=f"../{item_href(q)}")
+        for g in cases:  # one section per case study: its items together, in the case's order
+            inner = d.sub(section, "assessmentSection", identifier=case_identifier(g.case.id),
+                          title=g.case.title or g.case.id, visible="true")
+            for q in g.questions:
+                d.sub(inner, "assessmentItemRef", identifier=item_identifier(q.id), href=f"../{item_href(q)}")
     op = d.sub(root, "outcomeProcessing")
     for name in ("SCORE", "MAXSCORE"):
         total = d.sub(d.sub(op, "setOutcomeValue", identifier=name), "sum")
@@ -346,15 +390,34 @@ class _Manifest:
         for q in items:
             self._cp(res, "dependency", identifierref=f"item_{q.id}")
 
-    def item(self, q: Question, href: str, images: list[str]) -> None:
+    def item(self, q: Question, href: str, images: list[str], stimulus: Case | None = None) -> None:
         res = self._cp(self.resources, "resource", identifier=f"item_{q.id}", type=self.d.item_type, href=href)
         meta = self._cp(res, "metadata")
         qm = sub(meta, f"{{{self.d.qtim_ns}}}qtiMetadata")
-        for name, value in (("timeDependent", "false"), ("interactionType", "choiceInteraction"),
+        interaction = shapes.INTERACTIONS.get(q.type, "choiceInteraction")
+        for name, value in (("timeDependent", "false"), ("interactionType", interaction),
                             ("feedbackType", "nonadaptive"), ("solutionAvailable", "true"),
                             ("toolName", "qlint"), ("toolVersion", __version__)):
             sub(qm, f"{{{self.d.qtim_ns}}}{name}", value)
         self._lom(meta, q)
+        self._cp(res, "file", href=href)
+        for image in images:
+            self._cp(res, "file", href=image)
+        if stimulus is not None:  # QTI 3.0: the shared scenario this item shows
+            self._cp(res, "dependency", identifierref=f"stimulus_{stimulus.id}")
+
+    def stimulus(self, case: Case, href: str, images: list[str]) -> None:
+        """A case study's shared scenario (QTI 3.0), with the case's id, status and blueprint in LOM."""
+        res = self._cp(self.resources, "resource", identifier=f"stimulus_{case.id}", type=STIMULUS_TYPE, href=href)
+        meta = self._cp(res, "metadata")
+        lom = self._l(meta, "lom")
+        general = self._l(lom, "general")
+        ident = self._l(general, "identifier")
+        self._l(ident, "catalog", "qlint")
+        self._l(ident, "entry", case.id)
+        self._lang(general, "title", case.title or case.id)
+        self._vocab(self._l(lom, "lifeCycle"), "status", "qlint", case.data.get("status", ""))
+        self._classification(lom, case.exam, case.domain)
         self._cp(res, "file", href=href)
         for image in images:
             self._cp(res, "file", href=image)
@@ -377,42 +440,77 @@ class _Manifest:
             rid = self._l(self._l(rel, "resource"), "identifier")
             self._l(rid, "catalog", "qlint")
             self._l(rid, "entry", other)
-        exam = self.exams.get(q.exam)
+        self._classification(lom, q.exam, q.domain)
+
+    def _classification(self, lom, exam_code: str, domain: str) -> None:
+        exam = self.exams.get(exam_code)
         classification = self._l(lom, "classification")
         self._vocab(classification, "purpose", "LOMv1.0", "discipline")
         path = self._l(classification, "taxonPath")
         self._lang(path, "source", "qlint exam blueprint")
         domains = {dom.id: dom.name for dom in exam.domains} if exam else {}
-        for tid, entry in ((q.exam, exam.name if exam else q.exam), (q.domain, domains.get(q.domain, q.domain))):
+        for tid, entry in ((exam_code, exam.name if exam else exam_code), (domain, domains.get(domain, domain))):
             taxon = self._l(path, "taxon")
             self._l(taxon, "id", tid)
             self._lang(taxon, "entry", entry)
 
 
+def _stimulus(d: Dialect, case: Case, media: MediaSet) -> etree._Element:
+    """QTI 3.0 `qti-assessment-stimulus`: the case's scenario, written once for all its items."""
+    root = etree.Element(d.tag("assessmentStimulus"), nsmap={None: d.ns, "xsi": XSI})
+    root.set(f"{{{XSI}}}schemaLocation", f"{d.ns} {d.schema_location}")
+    for key, value in d.attrs(identifier=case_identifier(case.id), title=case.title or case.id,
+                              toolName="qlint", toolVersion=__version__).items():
+        root.set(key, value)
+    body = d.sub(root, "stimulusBody")
+    scenario(body, d.ns, case, lambda md, ptr, inline: _content(d, media, case.path, md, ptr, inline))
+    return root
+
+
 def export(job: ExportJob, d: Dialect) -> ExportResult:
-    """Items, one test per exam, the manifest and the images, as a zip or a folder."""
+    """Items, one test per exam, case study stimuli (3.0), the manifest and the images, as a zip or a folder."""
     files: dict[str, bytes] = {}
+    result = ExportResult()
     manifest = _Manifest(d, job.exams)
+    groups = group(job.questions, job.cases, result.warnings)
+    case_of = {q.id: g.case for g in groups.values() for q in g.questions}
     by_exam: dict[str, list[Question]] = {}
     item_images: list[tuple[Question, list[str]]] = []
     for n, q in enumerate(job.questions, 1):
         require_xml_text(q.path, q.data)
         media = MediaSet(job.bank_root)
         shuffle = job.shuffle and q.data.get("shuffle", True) is not False
-        files[item_href(q)] = to_bytes(_Item(q, d, media).build(shuffle, job.scoring == PARTIAL), d.mixed)
+        item = _Item(q, d, media, case_of.get(q.id))
+        files[item_href(q)] = to_bytes(item.build(shuffle, job.scoring == PARTIAL), d.mixed)
         for name, data in media.read().items():
             files[name] = data
         item_images.append((q, [quote(name) for name in sorted(media.files)]))
         by_exam.setdefault(q.exam, []).append(q)
         job.tick(n)
+    stimuli: list[tuple[Case, list[str]]] = []
+    for case_id in sorted(groups):
+        g = groups[case_id]
+        require_xml_text(g.case.path, g.case.data)
+        if not d.v3:
+            result.warnings.append(
+                f"{where(g.case.path, '/scenario')}: QTI 2.1 has no shared stimulus: the scenario of case "
+                f"{case_id!r} is repeated in each of its {len(g.questions)} items (qti30 writes it once)")
+            continue
+        media = MediaSet(job.bank_root)
+        files[stimulus_href(g.case)] = to_bytes(_stimulus(d, g.case, media), d.mixed)
+        files.update(media.read())
+        stimuli.append((g.case, [quote(name) for name in sorted(media.files)]))
     for code in sorted(by_exam):
         href = test_href(code)
-        files[href] = to_bytes(_test(d, code, job.exams.get(code), by_exam[code]))
+        exam_groups = [CaseGroup(g.case, [q for q in g.questions if q.exam == code]) for g in groups.values()]
+        exam_groups = [g for g in exam_groups if g.questions]
+        files[href] = to_bytes(_test(d, code, job.exams.get(code), by_exam[code], exam_groups))
         manifest.test(code, href, sorted(by_exam[code], key=lambda q: q.id))
     for q, images in item_images:
-        manifest.item(q, item_href(q), images)
+        manifest.item(q, item_href(q), images, case_of.get(q.id) if d.v3 else None)
+    for case, images in stimuli:
+        manifest.stimulus(case, stimulus_href(case), images)
     files["imsmanifest.xml"] = to_bytes(manifest.root)
-    result = ExportResult()
     result.written = write_package(Path(job.output), files, job.zip, result.warnings)
     return result
 

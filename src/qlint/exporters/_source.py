@@ -49,8 +49,9 @@ def require_xml_chars(q: Question) -> None:
 
 def require_sound_options(q: Question) -> None:
     """Refuse (ValueError naming file:line:col) a question with a duplicate option id, an empty
-    option or two options with the same text: lint rules S005, S006 and O006, checked here again
-    because an ignored or suppressed rule must not let one reach learners."""
+    option or two options with the same text (lint rules S005, S006 and O006), or the same in its
+    steps, prompts and responses or a prompt matched to no response (P004-P006): checked here
+    again because an ignored or suppressed rule must not let one reach learners."""
     from qlint.prose.soundness import data_errors
 
     for e in data_errors(q):

@@ -24,9 +24,11 @@ from qlint.markup import render
 from qlint.exporters import _feedback as fb
 from qlint.exporters._feedback import compact
 from qlint.exporters._grades import fractions, is_multiple
-from qlint.exporters._layout import Site, choose_word, lead_in
+from qlint.exporters import _type_words as tw
+from qlint.exporters._layout import Site, choose_word, lead_in, plain
 from qlint.exporters._output import write_folder
-from qlint.model import Question
+from qlint.exporters._present import letter, presented_responses, presented_steps
+from qlint.model import MATCHING, ORDERING, Question
 
 # markdown-it writes table alignment as a style attribute, which the CSP would block: use classes.
 _ALIGN = re.compile(r' style="text-align:(left|center|right)"')
@@ -66,16 +68,111 @@ class _Pages:
         self.site = Site(job, ".html")
         self.partial = job.scoring == PARTIAL
         self.css, self.js = _asset("practice.css"), _asset("practice.js")
+        # Ordering, matching and case pages add their own style and script; choice pages keep theirs.
+        self.arrange_css, self.arrange_js = self.css + _asset("arrange.css"), _asset("arrange.js")
         self.warnings: list[str] = []
 
-    def _page(self, template: str, here: str, crumbs: list[tuple[str, str]], script: bool = False, **values) -> bytes:
+    def _page(self, template: str, here: str, crumbs: list[tuple[str, str]], script: bool = False,
+              js: str = "", css: str = "", **values) -> bytes:
         links = [(label, self.site.link(here, target)) for label, target in crumbs]
-        js = self.js if script else ""
-        html = _env().get_template(template).render(crumbs=links, css=Markup(self.css), js=Markup(js),
-                                                     csp=Markup(_csp(self.css, js)), **values)
+        js = js or (self.js if script else "")
+        css = css or self.css
+        html = _env().get_template(template).render(crumbs=links, css=Markup(css), js=Markup(js),
+                                                     csp=Markup(_csp(css, js)), **values)
         return html.encode("utf-8")
 
+    def _case(self, q: Question, here: str) -> dict | str:
+        """The case-study block above a question: its title, place and scenario ("" when none)."""
+        found = self.site.case_rows(q)
+        if not found:
+            return ""
+        case, rows = found
+        ids = [rid for rid, _ in rows]
+        return {"label": tw.CASE_STUDY, "title": case.title or case.id, "href": self.site.link(here, self.site.case_page(case)),
+                "place": tw.ordinal(ids.index(q.id) + 1, len(ids)),
+                "scenario": _html(case.scenario, self.site.case_image_urls(case, here))}
+
+    def _common(self, q: Question, here: str, urls: dict[str, str]) -> dict:
+        """What every question page shows around its answer: header, trap, explanation, links."""
+        site = self.site
+        prev, nxt = site.neighbours(q)
+        return dict(
+            title=site.title(q), stem=_html(q.stem, urls), trap=_html(q.trap, urls) if q.trap else "",
+            explanation=_html(q.explanation, urls), labels=LABELS, case=self._case(q, here),
+            references=[(r["title"], r["url"]) for r in q.data.get("references") or []],
+            related=[(lead_in(other) if other else rid, site.link(here, site.page(other)) if other else "")
+                     for rid, other in site.related(q)],
+            prev=site.link(here, site.page(prev)) if prev else "", next=site.link(here, site.page(nxt)) if nxt else "",
+        )
+
+    def _crumbs(self, q: Question) -> list[tuple[str, str]]:
+        site = self.site
+        return [("Practice questions", site.index), (site.exam_name(q.exam), site.exam_index(q.exam)),
+                (site.domain_name(q.exam, q.domain), site.domain_index(q.exam, q.domain))]
+
+    def _remote(self, q: Question, htmls) -> None:
+        if any(_REMOTE_IMG.search(str(v)) for v in htmls):
+            self.warnings.append(f"{q.path}:1:1: a remote image cannot load in the offline site")
+
+    def ordering(self, q: Question) -> bytes:
+        """Steps lettered as presented, a select per position to put them in order, then the reveal:
+        the correct order and a card per step (keyed ones first, in order; then distractor steps)."""
+        here = self.site.page(q)
+        urls = self.site.image_urls(q, here)
+        shown = presented_steps(q)
+        letters = {s.id: letter(i) for i, s in enumerate(shown)}
+        steps = [{"id": s.id, "letter": letters[s.id], "html": _html(s.text, urls, inline=True), "plain": plain(s.text)}
+                 for s in shown]
+        place = {s.id: n for n, s in enumerate(q.key_order, 1)}
+        cards = [{
+            "id": s.id, "letter": letters[s.id], "html": _html(s.text, urls, inline=True), "position": place.get(s.id, ""),
+            "correct": s.correct, "rationale": _html(s.rationale, urls) if s.rationale else "",
+            "right_when": _html(s.right_when, urls) if s.right_when else "",
+            "why_chosen": _html(s.raw.get("why_chosen"), urls) if s.raw.get("why_chosen") else "",
+        } for s in [*q.key_order, *(s for s in q.steps if not s.correct)]]
+        common = self._common(q, here, urls)
+        self._remote(q, [common["stem"], *(s["html"] for s in steps)])
+        return self._page("ordering.html.j2", here, self._crumbs(q), js=self.arrange_js, css=self.arrange_css,
+                          instruction=tw.instruction(q), steps=steps, slots=[s.id for s in q.key_order], cards=cards,
+                          words=tw, **common)
+
+    def matching(self, q: Question) -> bytes:
+        """Prompts, each with a select of the responses (lettered as presented), then the reveal:
+        a card per pair with its rationale, then a card per surplus response."""
+        here = self.site.page(q)
+        urls = self.site.image_urls(q, here)
+        shown = presented_responses(q)
+        responses = [{"id": r.id, "letter": letter(i), "html": _html(r.text, urls, inline=True), "plain": plain(r.text)}
+                     for i, r in enumerate(shown)]
+        by_id = {r["id"]: r for r in responses}
+        missing = {"id": "", "letter": "?", "html": "", "plain": ""}
+        about = {r.id: _html(r.rationale, urls) for r in q.responses if r.rationale}
+        prompts = [{"id": p.id, "number": n, "html": _html(p.text, urls, inline=True), "match": by_id.get(p.match, missing),
+                    "rationale": _html(p.rationale, urls) if p.rationale else "", "about": about.get(p.match, "")}
+                   for n, p in enumerate(q.prompts, 1)]
+        matched = {p.match for p in q.prompts}
+        surplus = [{**by_id[r.id], "rationale": _html(r.rationale, urls) if r.rationale else ""}
+                   for r in shown if r.id not in matched]
+        common = self._common(q, here, urls)
+        self._remote(q, [common["stem"], *(r["html"] for r in responses), *(p["html"] for p in prompts)])
+        return self._page("matching.html.j2", here, self._crumbs(q), js=self.arrange_js, css=self.arrange_css,
+                          instruction=tw.instruction(q), prompts=prompts, responses=responses, surplus=surplus,
+                          words=tw, **common)
+
+    def case_page(self, case, rows) -> bytes:
+        """The scenario, then its questions in order, each a link to its own (separately scored) page."""
+        site, here = self.site, self.site.case_page(case)
+        links = [(lead_in(q) if q else rid, site.link(here, site.page(q)) if q else "") for rid, q in rows]
+        return self._page("case.html.j2", here, [("Practice questions", site.index), (site.exam_name(case.exam), site.exam_index(case.exam))],
+                          css=self.arrange_css, title=f"{tw.CASE_STUDY}: {case.title or case.id}",
+                          scenario=_html(case.scenario, site.case_image_urls(case, here)), links=links, words=tw,
+                          references=[(r["title"], r["url"]) for r in case.data.get("references") or []], labels=LABELS)
+
     def question(self, q: Question) -> bytes:
+        if q.type == ORDERING:
+            return self.ordering(q)
+        if q.type == MATCHING:
+            return self.matching(q)
         site, here = self.site, self.site.page(q)
         urls = site.image_urls(q, here)
         options = [{
@@ -98,7 +195,8 @@ class _Pages:
             "question.html.j2", here,
             [("Practice questions", site.index), (site.exam_name(q.exam), site.exam_index(q.exam)),
              (site.domain_name(q.exam, q.domain), site.domain_index(q.exam, q.domain))],
-            script=True, title=site.title(q), stem=stem, trap=_html(q.trap, urls) if q.trap else "",
+            script=True, css=self.arrange_css if q.case in site.job.cases else "", case=self._case(q, here),
+            title=site.title(q), stem=stem, trap=_html(q.trap, urls) if q.trap else "",
             multiple=multiple, partial=partial, choose=len(q.keys) if multiple else 1,
             choose_word=choose_word(len(q.keys)),
             options=options, keys=[o for o in options if o["correct"]], explanation=_html(q.explanation, urls),
@@ -124,6 +222,10 @@ class _Pages:
         sections = [{"heading": site.domain_name(code, d), "href": site.link(here, site.domain_index(code, d)),
                      "count": f"{len(qs)} questions",
                      "links": [(lead_in(q), site.link(here, site.page(q)), "") for q in qs]} for d, qs in domains]
+        if cases := site.exam_cases(code):
+            sections.append({"heading": "Case studies", "href": "", "count": "",
+                             "links": [(case.title or case.id, site.link(here, site.case_page(case)), f"{len(rows)} questions")
+                                       for case, rows in cases]})
         return self._page("index.html.j2", here, [("Practice questions", site.index)],
                           title=f"{code}: {site.exam_name(code)}", intro="", sections=sections)
 
@@ -149,5 +251,7 @@ def export_html(job: ExportJob) -> ExportResult:
                 files[site.page(q)] = pages.question(q)
                 done += 1
                 job.tick(done)
+    for case, rows in site.cases:
+        files[site.case_page(case)] = pages.case_page(case, rows)
     files.update(site.media_files())
-    return ExportResult(written=write_folder(job.output, files, "html"), warnings=pages.warnings)
+    return ExportResult(written=write_folder(job.output, files, "html"), warnings=[*pages.warnings, *tw.page_warnings(job, "the site")])

@@ -3,6 +3,10 @@
 `json` writes one document (exams and questions); `jsonl` writes one question object per line,
 the shape of `#/$defs/question`, for streaming tools. Texts carry both the author's Markdown and
 qlint's safe HTML; images are embedded in base64 and named by their path in the bank.
+
+Ordering and matching questions add `steps` or `prompts` and `responses`; a question of a case
+study carries its case inline (scenario, references, its place in the case), so every JSON Lines
+record stands alone. Records of single and multiple questions keep exactly their old keys.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from typing import Any
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.exporters._grades import fractions, is_multiple
 from qlint.markup import render
-from qlint.exporters._media import bank_root, question_images
+from qlint.exporters._case_study import case_of, missing_cases, position
+from qlint.exporters._media import bank_root, images_in, question_images
 from qlint.exporters._output import write_file
-from qlint.model import Question
+from qlint.model import MATCHING, ORDERING, Case, Question
 from qlint.project.exams import Exam
 
 SCHEMA_ID = "https://qlint.dev/schema/export/v1.json"
@@ -46,20 +51,24 @@ def question_record(q: Question, job: ExportJob, root) -> dict[str, Any]:
         source = os.path.relpath(os.path.abspath(q.path), root).replace(os.sep, "/")
     except ValueError:  # another drive on Windows
         source = os.path.basename(q.path)
-    unique = {image.key: image for image in images.values()}
+    case = case_of(q, job)
+    case_images = images_in(Question(case.path, case.data), case.scenario, "/scenario", root) if case else {}
+    unique = {image.key: image for image in [*images.values(), *case_images.values()]}
     return {
         "id": q.id, "exam": q.exam, "exam_name": exam.name if exam else q.exam,
         "domain": q.domain, "domain_name": domain_names.get(q.domain, q.domain),
-        "type": q.type, "choose": q.choose if q.type == "multiple" else 1, "status": q.data.get("status"),
+        "type": q.type, "choose": _choose(q), "status": q.data.get("status"),
         "difficulty": q.data.get("difficulty"), "tags": list(q.data.get("tags") or []),
         "shuffle": q.data.get("shuffle", True) is not False, "source": source,
+        **({"case": _case(q, case, {ref: image.key for ref, image in case_images.items()})} if case else {}),
         "stem": _text(q.stem, urls), "trap": _text(q.trap, urls),
         "options": [{
             "id": o.id, "letter": o.letter, "correct": o.correct, "pinned": o.raw.get("pinned") is True,
             "text": _text(o.text, urls), "rationale": _text(o.rationale, urls),
             "right_when": _text(o.raw.get("right_when"), urls), "why_chosen": _text(o.raw.get("why_chosen"), urls),
         } for o in q.options],
-        "keys": [o.id for o in q.keys],
+        **_parts(q, urls),
+        "keys": _keys(q),
         **_scoring(q, job.scoring),
         "explanation": _text(q.explanation, urls),
         "references": [{"title": r["title"], "url": r["url"]} for r in q.data.get("references") or []],
@@ -67,6 +76,50 @@ def question_record(q: Question, job: ExportJob, root) -> dict[str, Any]:
         "media": [{"path": key, "media_type": image.media_type, "sha256": hashlib.sha256(data := image.read()).hexdigest(),
                    "base64": base64.b64encode(data).decode("ascii")} for key, image in sorted(unique.items())],
     }
+
+
+def _choose(q: Question) -> int:
+    """How many answers the learner gives: options to choose, steps to place, prompts to match."""
+    if q.type == ORDERING:
+        return len(q.key_order)
+    if q.type == MATCHING:
+        return len(q.prompts)
+    return q.choose if q.type == "multiple" else 1
+
+
+def _keys(q: Question) -> list[str]:
+    """The answer as ids: keyed options (option order), keyed steps (in their correct order), or
+    each prompt's response (prompt order)."""
+    if q.type == ORDERING:
+        return [s.id for s in q.key_order]
+    if q.type == MATCHING:
+        return [p.match for p in q.prompts]
+    return [o.id for o in q.keys]
+
+
+def _parts(q: Question, urls: dict[str, str]) -> dict[str, Any]:
+    """`steps`, or `prompts` and `responses`: present only on the types that have them."""
+    if q.type == ORDERING:
+        places = {s.id: i for i, s in enumerate(q.key_order, 1)}
+        return {"steps": [{
+            "id": s.id, "correct": s.correct, "position": places.get(s.id) if s.correct else None,
+            "text": _text(s.text, urls), "rationale": _text(s.rationale, urls),
+            "right_when": _text(s.raw.get("right_when"), urls), "why_chosen": _text(s.raw.get("why_chosen"), urls),
+        } for s in q.steps]}
+    if q.type == MATCHING:
+        matched = {p.match for p in q.prompts}
+        return {"prompts": [{"id": p.id, "text": _text(p.text, urls), "match": p.match,
+                             "rationale": _text(p.rationale, urls)} for p in q.prompts],
+                "responses": [{"id": r.id, "text": _text(r.text, urls), "surplus": r.id not in matched,
+                               "rationale": _text(r.rationale, urls)} for r in q.responses]}
+    return {}
+
+
+def _case(q: Question, case: Case, urls: dict[str, str]) -> dict[str, Any]:
+    """The case study inline, so a JSON Lines record carries the scenario its question needs."""
+    return {"id": case.id, "exam": case.exam, "domain": case.domain, "title": case.title or None,
+            "scenario": _text(case.scenario, urls), "items": case.items, "position": position(q, case),
+            "references": [{"title": r["title"], "url": r["url"]} for r in case.data.get("references") or []]}
 
 
 def _scoring(q: Question, scoring: str) -> dict[str, Any]:
@@ -96,10 +149,11 @@ def export_json(job: ExportJob) -> ExportResult:
     codes = sorted({q["exam"] for q in questions})
     doc = {"$schema": SCHEMA_ID, "format": "qlint-export", "version": VERSION,
            "exams": [_exam(job.exams[c]) for c in codes if c in job.exams], "questions": questions}
-    return ExportResult(written=write_file(job.output, (_dump(doc, 2) + "\n").encode("utf-8")))
+    return ExportResult(written=write_file(job.output, (_dump(doc, 2) + "\n").encode("utf-8")),
+                        warnings=missing_cases(job, "the JSON export"))
 
 
 @exporter("jsonl", "JSON Lines: one question object per line (schema/export.schema.json#/$defs/question)")
 def export_jsonl(job: ExportJob) -> ExportResult:
     lines = "".join(_dump(record, None) + "\n" for record in _records(job))
-    return ExportResult(written=write_file(job.output, lines.encode("utf-8")))
+    return ExportResult(written=write_file(job.output, lines.encode("utf-8")), warnings=missing_cases(job, "the JSON Lines export"))

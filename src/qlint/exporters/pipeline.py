@@ -16,7 +16,7 @@ from typing import Any, Callable
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.exporters import EXPORTERS, ExportJob
 from qlint.files import UnsafePathError
-from qlint.model import Question
+from qlint.model import Case, Question
 from qlint.paths import display_path
 from qlint.project.exams import Exam
 from qlint.rules import reported
@@ -109,9 +109,11 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     if not questions:
         out.refused = "no questions match the filters"
         return out
+    cases = {r.data["id"]: Case(r.path, r.data) for r in linted if r.kind == "case" and r.data is not None
+             and isinstance(r.data.get("id"), str) and not any(d.code == "S001" for d in r.diagnostics)}
     job = ExportJob(questions=questions, exams=exams, output=request.output, zip=request.zip,
                     shuffle=request.shuffle, scoring=request.scoring, bank_root=request.bank_root,
-                    progress=request.progress)
+                    progress=request.progress, cases=cases)
     try:
         result = EXPORTERS.get(request.format).write(job)
     except (UnsafePathError, FileNotFoundError, ValueError) as exc:  # a question the target cannot carry

@@ -80,9 +80,7 @@ def to_yaml(q: Imported, source: str, fmt: str, target: Path, config: Config) ->
               + (", then set status to review." if q.data.get("status", "draft") == "draft" else ".")]
     header += [f"# {ORDER_HINT} ({_where(u)}): {_one_line(u.message)}" for u in q.unmapped]
     header += [f"# source comment: {_one_line(c)}" for c in q.comments]
-    if q.kind == "case":  # written in the case schema's key order by the importer
-        return "\n".join(header) + "\n" + body
-    return format_text("\n".join(header) + "\n" + body, "question", config)
+    return format_text("\n".join(header) + "\n" + body, "case" if q.kind == "case" else "question", config)
 
 
 def _schema(target: Path, config: Config, kind: str) -> str:

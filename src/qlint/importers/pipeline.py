@@ -43,7 +43,12 @@ class ImportOutcome:
 
     @property
     def questions(self) -> list[Path]:
-        return [t for t in self.written if t.suffix in (".yaml", ".yml")]
+        return [t for t in self.written if t.suffix in (".yaml", ".yml") and t.parent.name != "cases"]
+
+    @property
+    def cases(self) -> list[Path]:
+        """Case study files (bank/<exam>/cases/<id>.yaml) the import wrote."""
+        return [t for t in self.written if t.suffix in (".yaml", ".yml") and t.parent.name == "cases"]
 
 
 def sources(source: Path, imp: Importer, unreadable: list[tuple[str, str]]) -> list[Path]:

@@ -11,6 +11,8 @@ The mapping is the one docs/exports-qti.md documents for the exporter, read in r
   the option's feedback, `correctResponse` -> the keys, the modal feedback `general_feedback`'s
   `div.qlint-explanation` / `qlint-trap` / `qlint-go-deeper` -> explanation, trap, references
   (packages from before: modal feedback `general_explanation`, `general_trap`, `general_references`).
+- an `orderInteraction` or `matchInteraction` -> an ordering or matching question (`_qti_shapes`);
+  a 3.0 stimulus or the 2.1 passage `div.qlint-case` -> a case file and `case:` (`_qti_case`).
 
 Items from other tools are read the same way where they fit (stem from the item body, the whole
 inline feedback as the rationale); every part that fits nowhere is reported, never dropped.
@@ -29,6 +31,8 @@ from typing import Any
 from lxml import etree
 
 from qlint.importers import Imported, ImportJob, ImportResult, SourceError, Unmapped, importer
+from qlint.importers import _qti_case as cases
+from qlint.importers import _qti_shapes as shapes
 from qlint.importers._markdown import BLOCKS, classes, local, remove
 from qlint.importers._package import Package
 from qlint.importers._safexml import parse
@@ -43,6 +47,7 @@ FEEDBACK_PARTS = {"qlint-rationale": "rationale", "qlint-right-when": "right_whe
 GENERAL = {"general_explanation": "explanation", "general_trap": "trap"}  # before the reveal was one block
 REVEAL = "general_feedback"  # one modal feedback: div.qlint-explanation / qlint-trap / qlint-go-deeper, each headed
 REVEAL_PARTS = {"qlint-explanation": "explanation", "qlint-trap": "trap", "qlint-go-deeper": "references"}
+SHAPES = {"choiceInteraction": "choice", "orderInteraction": "ordering", "matchInteraction": "matching"}
 EXPORT_ONLY = {"correct", "incorrect"}  # modal feedback the exporter adds ("Correct.", "Incorrect. The answer is ...")
 
 
@@ -98,6 +103,7 @@ def item_id(identifier: str) -> str:
 @dataclass
 class Metadata:
     id: str = ""
+    title: str = ""
     tags: list[str] = field(default_factory=list)
     status: str = ""
     difficulty: str = ""
@@ -121,6 +127,7 @@ def read_lom(resource: etree._Element) -> Metadata:
         for ident in children(general, "identifier"):
             if text_at(ident, "catalog") in ("qlint", ""):
                 meta.id = text_at(ident, "entry")
+        meta.title = _lang(first(general, "title"))
         meta.tags = [_lang(k) for k in children(general, "keyword") if _lang(k)]
     meta.status = text_at(lom, "lifeCycle", "status", "value")
     meta.difficulty = text_at(lom, "educational", "difficulty", "value")
@@ -175,6 +182,7 @@ class ItemReader:
         self.n = Names(local(root).startswith("qti-"))
         self.q = Imported({}, root.sourceline or 1, part=href)
         self.text = TextReader(self.q, self._image)
+        self.case: cases.CaseRef | None = None
 
     def note(self, message: str, el: etree._Element | None = None, line: int = 0) -> None:
         self.q.unmapped.append(Unmapped(line or (el if el is not None else self.root).sourceline or 0, message, self.href))
@@ -198,18 +206,23 @@ class ItemReader:
     def read(self) -> Imported | None:
         n, root = self.n, self.root
         interactions = [el for el in root.iter() if local(el).endswith(("interaction", "-interaction"))]
-        choices = [el for el in interactions if local(el) == n.el("choiceInteraction").lower()]
-        if len(choices) != 1 or len(interactions) != 1:
-            kinds = ", ".join(sorted({etree.QName(el).localname for el in interactions})) or "no interaction"
-            self.q.unmapped.append(Unmapped(root.sourceline or 1, f"item {root.get('identifier')!r} has {kinds}; only "
-                                            "items with one choice interaction are imported", self.href))
+        kinds = {n.el(name).lower(): kind for name, kind in SHAPES.items()}
+        if len(interactions) != 1 or local(interactions[0]) not in kinds:
+            found = ", ".join(sorted({etree.QName(el).localname for el in interactions})) or "no interaction"
+            self.q.unmapped.append(Unmapped(root.sourceline or 1, f"item {root.get('identifier')!r} has {found}; only "
+                                            "items with one choice, order or match interaction are imported", self.href))
             return None
         self._place()
         data = self.q.data
         data["format"] = 1
         data["id"] = self._id()
-        interaction = choices[0]
+        interaction = interactions[0]
         keys = self._keys()
+        self.case = self._case()
+        if self.case is not None:
+            data["case"] = self.case.id
+        if kinds[local(interaction)] != "choice":
+            return self._shape(kinds[local(interaction)], interaction, keys)
         multiple = self._cardinality() == "multiple"
         data["type"] = "multiple" if multiple else "single"
         if multiple:
@@ -223,6 +236,31 @@ class ItemReader:
         data["options"] = options
         self.q.data = in_schema_order(data)
         return self.q
+
+    def _shape(self, kind: str, interaction: etree._Element, keys: list[str]) -> Imported:
+        data = self.q.data
+        data["type"] = kind
+        self._lifecycle()
+        if interaction.get("shuffle") == "false":
+            data["shuffle"] = False
+        data["stem"] = self._stem(interaction)
+        if kind == "ordering":
+            data["steps"] = shapes.read_ordering(self, interaction, keys)
+        else:
+            data["prompts"], data["responses"] = shapes.read_matching(self, interaction, keys)
+        self._general(data)
+        self.q.data = in_schema_order(data)
+        return self.q
+
+    def _case(self) -> "cases.CaseRef | None":
+        """The case study the item shares: a 3.0 stimulus it references, or the passage a 2.1 item repeats."""
+        for ref in children(self.root, self.n.el("assessmentStimulusRef")):
+            return cases.CaseRef.from_stimulus(self, ref)
+        body = first(self.root, self.n.el("itemBody"))
+        for div in find_all(body, "div") if body is not None else []:  # a converter may wrap it (qti-shared-stimulus)
+            if "qlint-case" in classes(div):
+                return cases.CaseRef.from_passage(self, div)
+        return None
 
     def _place(self) -> None:
         exam_code, _exam_name = self.meta.exam
@@ -465,6 +503,7 @@ def read_package(job: ImportJob) -> ImportResult:
             for f in children(res, "file"):
                 pkg.resolve(MANIFEST, f.get("href") or "", "file href")
         placements = read_tests(pkg, manifest)
+        members: list[cases.Member] = []
         if not resources:
             result.unmapped.append(Unmapped(0, "the manifest lists no QTI item resources", MANIFEST))
         for res in resources:
@@ -480,6 +519,9 @@ def read_package(job: ImportJob) -> ImportResult:
                 result.unmapped += reader.q.unmapped
             else:
                 result.questions.append(q)
+                if reader.case is not None:
+                    members.append(cases.Member(q, reader.case, href))
+        result.questions += cases.build(pkg, manifest, job, members)
         return result
     finally:
         pkg.close()

@@ -13,7 +13,7 @@ from typing import Any
 
 from qlint.diagnostic import Diagnostic, Edit, Fix, Severity
 
-FORMAT = 2  # bump when an encoding changes: rows of another format are never read
+FORMAT = 3  # bump when an encoding changes: rows of another format are never read
 
 
 class Malformed(ValueError):
@@ -134,19 +134,22 @@ def load_result(blob: Any) -> Any:
     v = _loads(blob)
     _check(isinstance(v, list) and len(v) == 5)
     path, kind, valid, directives, diags = v
-    _check(isinstance(path, str) and kind in ("question", "exam") and isinstance(valid, bool)
+    _check(isinstance(path, str) and kind in ("question", "exam", "case") and isinstance(valid, bool)
            and isinstance(directives, bool) and isinstance(diags, list))
     return FileResult(path, [_diag_in(d) for d in diags], kind, valid=valid, directives=directives)
 
 
 # Bank entries (see qlint.bank.entry.FIELDS): one type per field; `b` fields are packed int64
 # hashes, stored after the JSON header (which records their lengths) as raw bytes.
-_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "i?")
+_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "i?")
 
 
 def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
     if entry is None:
         return b"null"
+    if entry[0] == "case":  # a case study's entry (qlint.bank.entry.CaseEntry): one JSON object
+        _, path, cid, exam, domain, items = entry
+        return _dumps({"case": [path, cid, exam, domain, list(items)]})
     if len(entry) != len(_ENTRY):
         raise Unencodable("entry")
     head, tail = [], []
@@ -176,6 +179,11 @@ def load_entry(blob: Any) -> tuple[Any, ...] | None:
     head = _loads(blob if cut < 0 else blob[:cut])
     if head is None and cut < 0:
         return None
+    if type(head) is dict and cut < 0:
+        case = head.get("case")
+        _check(len(head) == 1 and type(case) is list and len(case) == 5 and all(type(x) is str for x in case[:4])
+               and type(case[4]) is list and all(type(i) is str for i in case[4]))
+        return ("case", *case[:4], tuple(case[4]))
     _check(cut >= 0 and type(head) is list and len(head) == len(_ENTRY)
            and tuple(map(type, head[:-1])) == _HEAD_TYPES and (head[-1] is None or type(head[-1]) is int))
     keyed, related, keys = head[6], head[8], head[10]

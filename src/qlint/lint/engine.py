@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from qlint.bank import Bank
-from qlint.bank.entry import BankEntry
+from qlint.bank.entry import BankEntry, CaseEntry, entry_from_plain, plain_entry
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.lint.cache import digest
 from qlint.lint.runner import FileChecker, RunOptions
@@ -27,12 +27,15 @@ from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.paths import absolute_path, display_path, display_paths, is_within, real_path
-from qlint.project.banks import bank_folders, exams_folder, in_exams_folder
+from qlint.project.banks import CASES_FOLDER, bank_folders, exams_folder, file_kind
 from qlint.project.config import Config
 from qlint.project.discovery import YAML_SUFFIXES, discover, entered, walk
 from qlint.project.exams import Exam
 from qlint.rules import RULES, Finding, Rule
 from qlint.rules.context import RuleContext
+
+
+BANK_KINDS = ("question", "case")  # files the bank rules read (exam files are judged against them)
 
 
 @dataclass
@@ -52,7 +55,7 @@ class FileResult:
     data: dict[str, Any] | None = None  # plain data when the file loaded
     text: str = ""
     valid: bool = False  # loaded and schema-valid: bank rules may read it
-    entry: BankEntry | None = None  # what bank rules read, when they run and the file is valid
+    entry: BankEntry | CaseEntry | None = None  # what bank rules read, when they run and the file is valid
     directives: bool = False  # the text holds `qlint:` comments (suppression reads them)
     volatile: bool = False  # depends on other files (images S007 reads): never served from the cache
 
@@ -89,8 +92,7 @@ def _diag(rule: Rule, severity: Severity, path: str, message: str, line: int, co
 
 
 def _kind(path: str, config: Config) -> str:
-    folder = os.path.dirname(os.path.abspath(path)) or "."
-    return "exam" if in_exams_folder(folder, config.bank_dir, config.exams_dir) else "question"
+    return file_kind(path, config)
 
 
 def load_document(path: str, config: Config, text: str | None = None,
@@ -122,8 +124,13 @@ def _text_for_report(path: str, config: Config, text: str | None, source: bytes 
         return ""
 
 
-def _findings(settings: Settings, q: Question) -> Iterable[tuple[Rule, Finding]]:
+def _findings(settings: Settings, q: Question, case: bool = False) -> Iterable[tuple[Rule, Finding]]:
+    """Item rules on a question (those for its type), or on a case study file (`case`: the rules
+    declared to read any file's strings)."""
+    kind = q.type
     for rule in settings.selection.rules("item"):
+        if not (rule.cases if case else rule.applies_to(kind)):  # no option rule for an ordering question
+            continue
         ctx = RuleContext(rule, settings.config, settings.exams)
         try:
             found = list(rule.check(q, ctx))  # type: ignore[misc]
@@ -167,15 +174,20 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
     if kind == "question" and not errors:
         found += list(_exam_findings(data, settings.exams))
         found += list(_findings(settings, Question(path, data)))
+    elif kind == "case" and not errors:  # the scenario reaches learners: the text rules read it
+        found += list(_exam_findings(data, settings.exams))
+        found += list(_findings(settings, Question(path, data), case=True))
     elif kind == "exam" and not errors:  # names and domain names reach learners too
         from qlint.rules.hygiene import hidden_in
 
         found += [(RULES.get("F003"), f) for f in hidden_in(data)]
 
     diagnostics = place(found, text, shown, settings)
-    entry = None
+    entry: BankEntry | CaseEntry | None = None
     if kind == "question" and not errors and settings.selection.rules("bank"):
         entry = BankEntry.of(path, data, entry_gram(settings))
+    elif kind == "case" and not errors and settings.selection.rules("bank"):
+        entry = CaseEntry.of(path, data)
     # S007 reads the images a question references: their bytes are not in the cache key
     volatile = "![" in text and selection.allows("S007", shown)
     return FileResult(path, diagnostics, kind, data, text, valid=not errors, entry=entry, directives=MARKER in text,
@@ -203,16 +215,18 @@ def check_lean_hashed(path: str, settings: Settings) -> tuple[str | None, FileRe
     return d, result.lean()
 
 
-def load_entry(path: str, settings: Settings, source: bytes | None = None) -> BankEntry | None:
-    """Load and validate only, no rules: a context question for the bank rules."""
+def load_entry(path: str, settings: Settings, source: bytes | None = None) -> BankEntry | CaseEntry | None:
+    """Load and validate only, no rules: a context question (or case study) for the bank rules."""
     try:
         _, data = load_document(path, settings.config, source=source)
     except LoadError:
         return None
+    if _kind(path, settings.config) == "case":
+        return None if validate("case", data) else CaseEntry.of(path, data)
     return None if validate("question", data) else BankEntry.of(path, data, entry_gram(settings))
 
 
-def load_entry_hashed(path: str, settings: Settings) -> tuple[str | None, BankEntry | None]:
+def load_entry_hashed(path: str, settings: Settings) -> tuple[str | None, BankEntry | CaseEntry | None]:
     d, data = _read_hashed(path, settings)
     return d, load_entry(path, settings, data) if data is not None else None
 
@@ -278,7 +292,7 @@ def _context_files(settings: Settings, results: dict[str, FileResult],
     """Bank question files that are not among `results` (the files asked for); bank folders that
     cannot be listed go to `unreadable` as (folder, why)."""
     cwd = os.getcwd() + os.sep
-    asked = [absolute_path(p, cwd) for p, r in results.items() if r.kind == "question"]
+    asked = [absolute_path(p, cwd) for p, r in results.items() if r.kind in BANK_KINDS]
     banks = bank_folders(settings.config, asked)  # the banks the files belong to, no other
     exams = [p for p, r in results.items() if r.kind == "exam"]  # judged against the bank using them
     if settings.config.bank_dir not in banks and any(is_within(p, settings.config.exams_dir) for p in exams):
@@ -288,6 +302,25 @@ def _context_files(settings: Settings, results: dict[str, FileResult],
     for folder in banks:
         if folder.is_dir():
             out += _unasked(folder, exams_folder(settings.config, folder), asked, unreadable)
+    return out + _nearby_cases(asked, banks, set(out))
+
+
+def _nearby_cases(asked: list[str], banks: list[Path], known: set[str]) -> list[str]:
+    """Case files beside question files that lie outside every bank (`qlint check
+    some/folder/q.yaml`): those in `cases/` next to them or next to their folder, as in
+    bank/<exam>/cases/ beside bank/<exam>/<domain>/. Inside a bank the walk found them."""
+    roots = [str(b).rstrip(os.sep) + os.sep for b in banks]
+    folders = {os.path.dirname(p) for p in asked if not p.startswith(tuple(roots))}
+    seen = known | set(asked)
+    out: list[str] = []
+    for folder in sorted({os.path.join(f, CASES_FOLDER) for d in folders for f in (d, os.path.dirname(d))}):
+        try:
+            with os.scandir(folder) as it:
+                names = sorted(e.path for e in it if e.name.endswith(YAML_SUFFIXES) and not e.name.startswith(".")
+                               and e.is_file())
+        except OSError:  # no such folder (the common case), or unreadable: nothing to add
+            continue
+        out += [n for n in names if n not in seen]
     return out
 
 
@@ -308,17 +341,21 @@ def bank_context(settings: Settings, results: dict[str, FileResult], checker: Fi
     """Every question in the bank plus the given question results, whatever files were passed
     (pre-commit passes only staged ones): context files are loaded and validated, no rules run,
     or their entries come from the cache."""
-    targets = {p: r for p, r in results.items() if r.kind == "question" and r.valid}
+    targets = {p: r for p, r in results.items() if r.kind in BANK_KINDS and r.valid}
     context = _context_files(settings, results) if context is None else context
     checker = checker or FileChecker(settings, RunOptions(jobs=1))
     entries = {p: r.entry for p, r in targets.items() if r.entry is not None}
     context_set = set(context)  # absolute already (see `_context_files`)
     entries.update(checker.check(context + [p for p in targets if p not in entries], load_entry_hashed, table="entries",
-                                 stored=BankEntry.plain, restored=BankEntry.from_plain))
+                                 stored=plain_entry, restored=entry_from_plain))
     cwd = os.getcwd() + os.sep
-    order = sorted((p if p in context_set else absolute_path(p, cwd), p) for p, e in entries.items() if e is not None)
+    order = sorted((p if p in context_set else absolute_path(p, cwd), p) for p, e in entries.items()
+                   if e is not None and not isinstance(e, CaseEntry))
+    cases = sorted((p if p in context_set else absolute_path(p, cwd), p) for p, e in entries.items()
+                   if isinstance(e, CaseEntry))
     exam_targets = {real_path(p) for p, r in results.items() if r.kind == "exam"}  # questions: the flags
-    return Bank([entries[p] for _, p in order], settings.exams, exam_targets, [p in targets for _, p in order])
+    return Bank([entries[p] for _, p in order], settings.exams, exam_targets, [p in targets for _, p in order],
+                cases=[entries[p] for _, p in cases], case_flags=[p in targets for _, p in cases])
 
 
 def run_bank_rules(settings: Settings, results: dict[str, FileResult],
@@ -433,7 +470,7 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
         elif f in computed:
             result = checked[f]
             if result.entry is not None:
-                checker.store("entries", f, BankEntry.plain(result.entry))
+                checker.store("entries", f, plain_entry(result.entry))
         else:
             result = _restored(checked[f], f, settings, options.lean)
         results[f] = result
@@ -481,7 +518,7 @@ def _stored(result: FileResult) -> FileResult:
 def _restored(result: FileResult, path: str, settings: Settings, lean: bool) -> FileResult:
     """A cached result made whole again for this run: its text when a report may need it, and
     for callers that read them (not `--lean`), text and data as `check_file` gives them."""
-    result = replace(result, path=path)
+    result.path = path  # a fresh object from the cache codec: nothing else holds it
     if lean:
         if result.directives:
             text_of(result, settings)

@@ -22,7 +22,7 @@ from qlint.lint.cache_codec import FORMAT as CACHE_FORMAT
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import read_bytes
 from qlint.loading.schema import SCHEMAS, schema_text
-from qlint.paths import display_path, display_paths
+from qlint.paths import absolute_path, display_path, display_paths
 
 PARALLEL_MIN_FILES = 200  # below this, starting workers costs more than it saves
 
@@ -94,6 +94,7 @@ class FileChecker:
         self.hits: list[str] = []  # paths answered by the cache (tests and --statistics read them)
         self.computed: list[str] = []
         self.bank_hit = False
+        self._cwd = os.getcwd().rstrip(os.sep) + os.sep  # digest_of runs for every bank file on every run
 
     def digest_of(self, path: str) -> str | None:
         """The hash of the file's bytes: remembered by stat signature, else read and hashed.
@@ -102,7 +103,7 @@ class FileChecker:
         if d is not None:
             return d
         assert self.cache is not None
-        key = path if os.path.isabs(path) else os.path.abspath(path)
+        key = absolute_path(path, self._cwd)
         try:
             info = os.lstat(path)
         except OSError:

@@ -23,7 +23,7 @@ from qlint.diagnostic import Fix
 from qlint.loading.positions import join_pointer
 from qlint.loading.schema_fixes import fix_for
 
-SCHEMAS = ("question", "exam", "config")
+SCHEMAS = ("question", "exam", "case", "config")
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,23 @@ def _bank_of(folder: str, own: Path, own_config: Path | None) -> Path | None:
     return own  # a loose file of this project (or of none): judged with the bank qlint runs for
 
 
+CASES_FOLDER = "cases"  # bank/<exam>/cases/<id>.yaml: case study files (schema/case.schema.json)
+
+
+def file_kind(path: str, config: Config) -> str:
+    """What a YAML file of the project holds: "exam" (a file of the exams folder), "case" (a case
+    study: a file in a folder named `cases`) or "question". Decided once per folder."""
+    return _folder_kind(os.path.dirname(path), os.getcwd(), config.bank_dir, config.exams_dir)
+
+
+@lru_cache(maxsize=4096)
+def _folder_kind(folder: str, cwd: str, bank_dir: Path, exams_dir: Path) -> str:
+    folder = os.path.normpath(os.path.join(cwd, folder))
+    if in_exams_folder(folder, bank_dir, exams_dir):
+        return "exam"
+    return "case" if os.path.basename(folder) == CASES_FOLDER else "question"
+
+
 @lru_cache(maxsize=4096)
 def in_exams_folder(folder: str, bank_dir: Path, exams_dir: Path) -> bool:
     """`folder` (absolute) holds exam definitions: the configured exams folder, or the exams folder

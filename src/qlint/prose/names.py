@@ -97,8 +97,8 @@ def expand(q: Question, keys: frozenset[str]) -> frozenset[str]:
 
 @per_question
 def question_keys(q: Question) -> frozenset[str]:
-    """Keys of the stem and the option texts, aliases expanded."""
+    """Keys of the stem and the option texts (step, prompt and response texts), aliases expanded."""
     keys: frozenset[str] = text_keys(q.stem)
-    for o in q.options:
+    for o in (*q.options, *q.steps, *q.prompts, *q.responses):
         keys |= text_keys(o.text)
     return expand(q, keys)

@@ -22,19 +22,17 @@ Every function here is pure and memoised per string or per question (`qlint.pros
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from qlint.prose.views import per_question, per_text, view
 from qlint.model import Question
-from qlint.text import STOPWORDS
+from qlint.text import STOPWORDS, WordMemo
 
 _PREFIX = 5  # word forms compared by their first five letters after common suffixes are cut
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]{2}")  # "CloudTrail", "DynamoDB", "IAMRole"
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 
-@lru_cache(maxsize=1 << 16)
-def stem(word: str) -> str:
+def _stem(word: str) -> str:
     """A coarse word key: "denies", "denying" and "deny" agree, as do "accounts" and "account".
     Coarser than `qlint.text.stem` on purpose: here a missed match hides a swap. A name written
     in camel case ("CloudTrail", "DynamoDB") is kept whole, so "cloud" does not match it; pass
@@ -54,6 +52,9 @@ def stem(word: str) -> str:
             break
     return w[:_PREFIX]
 
+
+stem = WordMemo(_stem).__getitem__  # dict-cached: the rules stem ~100 tokens a question
+
 # ---------------------------------------------------------------------------------------------
 # words of an option
 
@@ -69,8 +70,8 @@ def option_words(text: str) -> frozenset[str]:
     """Stemmed content words of an option's text, names of two characters included (tokens
     keep their case so that camel-case names stay whole)."""
     toks = [t.replace("’", "'").strip("-'") for t in _WORD.findall(view(text).plain)]
-    return frozenset(stem(t) for t in _parts(toks)
-                     if len(t) >= _NAME_MIN and t.lower() not in STOPWORDS and t.lower() not in _VERDICT)
+    keep = [t for t in _parts(toks) if len(t) >= _NAME_MIN and (low := t.lower()) not in STOPWORDS and low not in _VERDICT]
+    return frozenset(map(stem, keep))
 
 
 def _parts(tokens) -> list[str]:
@@ -125,7 +126,7 @@ def _scoped_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             continue
         cased = r.replace("’", "'").strip("-'")
         low = cased.lower()
-        keys = [stem(p) for p in _parts([cased])]
+        keys = [stem(cased), *map(stem, filter(None, cased.split("-")))] if "-" in cased else [stem(cased)]
         every += keys
         if low in _CONTRAST or low.endswith("n't"):
             left = _CONTRAST_SPAN

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from qlint.diagnostic import Diagnostic, Fix, Severity
+from qlint.model import CHOICE_TYPES, ITEM_TYPES
 from qlint.registry import Registry
 
 
@@ -53,6 +54,17 @@ class Rule:
     fixable: bool = False
     default_enabled: bool = True
     preview: bool = False  # judged precision on real text below the bar: runs only when asked for
+    types: tuple[str, ...] = CHOICE_TYPES  # item types it applies to; the engine skips it for others
+    cases: bool = False  # also reads case study files (rules over any file's strings: hygiene, media)
+
+    def applies_to(self, item_type: str) -> bool:
+        return item_type in self.types
+
+    @property
+    def new_types_only(self) -> bool:
+        """Applies to none of the choice types (single, multiple): it reads only ordering and
+        matching questions, which the real corpora hold none of."""
+        return not set(self.types) & set(CHOICE_TYPES)
 
     @property
     def enabled_by_default(self) -> bool:
@@ -87,10 +99,19 @@ def rule(
     fixable: bool = False,
     default_enabled: bool = True,
     preview: bool = False,
+    types: Iterable[str] | None = None,
+    cases: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
-    """Register a check function as a rule; its docstring is the rule's documentation."""
+    """Register a check function as a rule; its docstring is the rule's documentation.
+    `types`: the item types it applies to (default: the choice types for item rules, every
+    type for the others); `ITEM_TYPES` for a rule that reads what every question has. `cases`:
+    an item rule that reads any file's strings runs on case study files too."""
     if not _CODE.match(code) or not _NAME.match(name):
         raise ValueError(f"bad rule identity {code!r} / {name!r}")
+    kinds = tuple(types) if types is not None else CHOICE_TYPES if scope == "item" else ITEM_TYPES
+    if not kinds or any(k not in ITEM_TYPES for k in kinds):
+        raise ValueError(f"rule {code}: types must be among {', '.join(ITEM_TYPES)}")
+    kinds = tuple(t for t in ITEM_TYPES if t in kinds)
     sev = Severity.parse(severity) if isinstance(severity, str) else severity
 
     def deco(fn: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
@@ -99,7 +120,7 @@ def rule(
             raise ValueError(f"rule {code} has no docstring")
         summary = doc.splitlines()[0].strip()
         RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope in ("load", "command") else fn,
-                             dict(options or {}), source, fixable, default_enabled, preview))
+                             dict(options or {}), source, fixable, default_enabled, preview, kinds, cases))
         return fn
 
     return deco

@@ -11,7 +11,7 @@ import re
 from typing import Iterator
 
 from qlint.prose.views import per_question, view
-from qlint.model import OptionView, Question
+from qlint.model import ITEM_TYPES, OptionView, Question
 from qlint.rules import Finding, rule
 from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
@@ -305,7 +305,7 @@ def _is_name(toks: list[str], words: frozenset[str]) -> bool:
 
 
 @rule(
-    "K012", "foreign-explanation", "warning",
+    "K012", "foreign-explanation", "warning", types=ITEM_TYPES,
     source=_SOURCE,
 )
 def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:

@@ -17,9 +17,10 @@ from qlint.bank.entry import BankEntry
 from qlint.bank.leaks import find_leaks
 from qlint.bank.similarity import near_duplicates
 from qlint.diagnostic import Severity
-from qlint.model import LETTERS
+from qlint.model import CHOICE_TYPES, LETTERS
 from qlint.paths import display_path
 from qlint.rules import Finding, Option, rule
+from qlint.rules.cases import duplicate_case_ids
 from qlint.text import id_key
 
 _STATS_SOURCE = ("Attali & Bar-Hillel (2003), J. Educ. Meas. 40(2); Bar-Hillel & Attali (2002), \"Seek whence\"; "
@@ -42,10 +43,11 @@ def _others(names: list[str], limit: int = 2) -> str:
 @rule("B001", "duplicate-id", "error", scope="bank", source="Bank integrity: ids are the stable key of exports, "
       "statistics and `related` links (rules.md 'unique ids, resolvable references')")
 def duplicate_id(bank: Bank, ctx) -> Iterator[Finding]:
-    """Two question files share an id.
+    """Two question files (or two case study files) share an id.
 
     ## What it does
-    Reports every question whose `id` another file in the bank also uses, naming the other file(s).
+    Reports every question whose `id` another file in the bank also uses, naming the other file(s);
+    case study files (`bank/<exam>/cases/`) are compared with each other the same way.
     The whole bank is read, so a staged file that reuses an id from an unstaged one is caught.
     Ids are compared as a reader sees them (`qlint.text.skeleton`): an id that differs only by a
     look-alike character (U+2010 for "-", a Cyrillic letter, a fullwidth form) is the same id.
@@ -70,6 +72,7 @@ def duplicate_id(bank: Bank, ctx) -> Iterator[Finding]:
                 others = [_where(entries[j]) + ("" if entries[j].id == qid else f" (as {entries[j].id!r})")
                           for j in group if j != i]
                 yield Finding("/id", f"id {qid!r} is also used by {_others(others)}", path=entries[i].path)
+    yield from duplicate_case_ids(bank)
 
 
 @rule("B002", "unresolved-related", "error", scope="bank", source="Bank integrity (rules.md 'unique ids, "
@@ -112,7 +115,7 @@ def unresolved_related(bank: Bank, ctx) -> Iterator[Finding]:
 
 
 @rule(
-    "B003", "key-position-balance", "warning", scope="bank",
+    "B003", "key-position-balance", "warning", types=CHOICE_TYPES, scope="bank",
     options={
         "alpha": Option(0.05, "Significance level of the chi-square test."),
         "min-questions": Option(30, "Fewest single-answer questions with the same option count before testing."),
@@ -160,7 +163,7 @@ def key_position_balance(bank: Bank, ctx) -> Iterator[Finding]:
 
 
 @rule(
-    "B004", "key-position-run", "warning", scope="bank",
+    "B004", "key-position-run", "warning", types=CHOICE_TYPES, scope="bank",
     options={
         "alpha": Option(0.05, "Report a run when its chance of occurring anywhere in the bank is below this."),
         "min-run": Option(4, "Never report runs shorter than this, whatever the bank size."),
@@ -206,7 +209,7 @@ def key_position_run(bank: Bank, ctx) -> Iterator[Finding]:
 
 
 @rule(
-    "B005", "longest-key-rate", "warning", scope="bank",
+    "B005", "longest-key-rate", "warning", types=CHOICE_TYPES, scope="bank",
     options={
         "alpha": Option(0.05, "Significance level of the one-sided binomial test."),
         "min-questions": Option(30, "Fewest single-answer questions before testing."),

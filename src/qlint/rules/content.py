@@ -7,14 +7,14 @@ from typing import Iterator
 
 from qlint.prose.views import all_text, strings
 from qlint.loading.positions import join_pointer
-from qlint.model import Question
+from qlint.model import ITEM_TYPES, Question
 from qlint.rules import Finding, rule
 
 _ALLOWED_CONTROLS = str.maketrans("\t\n\r", "   ")
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 
 
-@rule("S004", "forbidden-character", "error", source="XML 1.0 (Fifth Edition) §2.2 Characters")
+@rule("S004", "forbidden-character", "error", types=ITEM_TYPES, cases=True, source="XML 1.0 (Fifth Edition) §2.2 Characters")
 def forbidden_character(q: Question, ctx) -> Iterator[Finding]:
     """Text holds a control character that XML (and so QTI, Moodle and Canvas) forbids.
 

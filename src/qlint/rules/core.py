@@ -8,7 +8,7 @@ from typing import Iterator
 
 from qlint.prose.views import per_text, view
 from qlint.diagnostic import Edit, Fix
-from qlint.model import OptionView, Question
+from qlint.model import CHOICE_TYPES, ITEM_TYPES, ORDERING, OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.text import normalise
 
@@ -158,16 +158,18 @@ def _overlaps(text: str, options: list[OptionView]) -> dict[int, int]:
 
 
 @rule(
-    "K003", "exam-trap", "error",
+    "K003", "exam-trap", "error", types=ITEM_TYPES,
     source="Team standard; rules.md 'trap present'",
 )
 def exam_trap(q: Question, ctx) -> Iterator[Finding]:
     """The "common exam trap" note is present and points at a distractor.
 
     ## What it does
-    Checks that `trap` exists and is not a placeholder; that the option it overlaps most (shared
-    content words with the option text) is a distractor, not the key; and that it shares at least
-    one content word with the stem (the keyword candidates miss). A trap that overlaps a
+    Checks that `trap` exists and is not a placeholder, and that it shares at least one content
+    word with the stem (the keyword candidates miss); every item type has a trap. In single and
+    multiple questions it also checks that the option the trap overlaps most (shared content
+    words with the option text) is a distractor, not the key (ordering and matching traps name
+    a wrong order or pairing: P009). A trap that overlaps a
     distractor and the key equally ("candidates confuse data parallelism with model
     parallelism") names the tempting distractor and passes.
 
@@ -188,19 +190,21 @@ def exam_trap(q: Question, ctx) -> Iterator[Finding]:
     """
     trap = q.trap
     if trap is None:
-        yield Finding("", "question has no 'trap': name the wrong option candidates pick and why", at_key=False)
+        wrong = "option" if q.is_choice else "order" if q.type == "ordering" else "pairing"
+        yield Finding("", f"question has no 'trap': name the wrong {wrong} candidates pick and why", at_key=False)
         return
     if not trap.strip() or _is_placeholder(trap):
         yield Finding("/trap", "the trap note is empty or a placeholder")
         return
-    over = _overlaps(trap, q.options)
-    best_d = max((over[o.index] for o in q.distractors), default=0)
-    best_k = max((over[o.index] for o in q.keys), default=0)
-    if best_d == 0 and best_k == 0:
-        yield Finding("/trap", "the trap names no option: say which distractor candidates pick")
-    elif best_k > best_d:  # a tie names a distractor as well: the trap contrasts the two
-        key = max(q.keys, key=lambda o: over[o.index])
-        yield Finding("/trap", f"the trap points at the key {key.text.strip()!r} rather than a distractor")
+    if q.is_choice:  # ordering and matching traps name a wrong order or pairing: P009 reads them
+        over = _overlaps(trap, q.options)
+        best_d = max((over[o.index] for o in q.distractors), default=0)
+        best_k = max((over[o.index] for o in q.keys), default=0)
+        if best_d == 0 and best_k == 0:
+            yield Finding("/trap", "the trap names no option: say which distractor candidates pick")
+        elif best_k > best_d:  # a tie names a distractor as well: the trap contrasts the two
+            key = max(q.keys, key=lambda o: over[o.index])
+            yield Finding("/trap", f"the trap points at the key {key.text.strip()!r} rather than a distractor")
     if not (view(trap).content() & view(q.stem).content()):
         yield Finding("/trap", "the trap shares no word with the stem: name the keyword candidates miss")
 
@@ -213,15 +217,15 @@ RIGHT_WHEN = re.compile(
 
 
 @rule(
-    "K005", "distractor-right-when", "warning",
+    "K005", "distractor-right-when", "warning", types=(*CHOICE_TYPES, ORDERING),
     source="Team standard (the seed page does this for every distractor); rules.md 'Key agreement' 4",
 )
 def distractor_right_when(q: Question, ctx) -> Iterator[Finding]:
     """Each distractor says when it WOULD be the right answer.
 
     ## What it does
-    Checks that every distractor has a `right_when` field, or a rationale that says when the option
-    would be right ("would be the better choice when ...", "suits ...", "designed for ...").
+    Checks that every distractor (and every distractor step of an ordering question) has a
+    `right_when` field, or a rationale that says when the option would be right ("would be the better choice when ...", "suits ...", "designed for ...").
 
     ## Why it matters
     Certification exams reuse the same options in other scenarios; knowing when a distractor is
@@ -240,9 +244,10 @@ def distractor_right_when(q: Question, ctx) -> Iterator[Finding]:
       right_when: The network fits on one GPU and the goal is faster training on more data.
     ```
     """
-    for d in q.distractors:
+    for d in (q.distractors if q.is_choice else [s for s in q.steps if not s.correct]):
         if d.right_when.strip():
             continue
         if d.rationale and RIGHT_WHEN.search(view(d.rationale).normal):
             continue
-        yield Finding(d.pointer, f"distractor {d.id!r} does not say when it would be the right answer (add right_when)")
+        kind = "distractor" if q.is_choice else "distractor step"
+        yield Finding(d.pointer, f"{kind} {d.id!r} does not say when it would be the right answer (add right_when)")

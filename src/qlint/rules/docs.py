@@ -9,6 +9,8 @@ def render(rule: Rule) -> str:
     """The rule's full documentation as Markdown; `docs/rules.md` and SARIF read the same text."""
     head = [f"# {rule.code} {rule.name}", "", f"Default severity: {rule.severity}"
             + _state(rule) + (" · fixable" if rule.fixable else "")]
+    if rule.scope in ("item", "bank"):
+        head += ["", f"Item types: {_types(rule)}" + ("; case study files too" if rule.cases else "")]
     if rule.preview:
         head += ["", "Preview: its judged precision on real questions is below the bar for default rules "
                  "(docs/rules-design.md). Run it with `--preview`, `preview = true`, or by selecting its code."]
@@ -26,3 +28,9 @@ def _state(rule: Rule) -> str:
     if rule.preview:
         return " (preview)"
     return "" if rule.default_enabled else " (off by default)"
+
+
+def _types(rule: Rule) -> str:
+    from qlint.model import ITEM_TYPES
+
+    return "every type (" + ", ".join(rule.types) + ")" if rule.types == ITEM_TYPES else ", ".join(rule.types)

@@ -8,14 +8,14 @@ from typing import Any, Iterator
 from qlint.prose.views import all_text, strings
 from qlint.diagnostic import Edit, Fix
 from qlint.loading.positions import join_pointer
-from qlint.model import Question
+from qlint.model import ITEM_TYPES, Question
 from qlint.rules import Finding, rule
 from qlint.text import HIDDEN, hidden_name, is_bidi, skeleton
 
 _HARD_BREAK = re.compile(r"\S {2,}$")  # Markdown renders two trailing spaces as a line break
 
 
-@rule("F001", "trailing-whitespace", "warning", fixable=True,
+@rule("F001", "trailing-whitespace", "warning", types=ITEM_TYPES, cases=True, fixable=True,
       source="Team standard; CommonMark 0.31 §6.7 (hard line breaks)")
 def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
     """Text with spaces or tabs at the end of a line.
@@ -60,7 +60,7 @@ def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
 _MARKER = re.compile(r"\b(?:TODO|FIXME)\b")  # upper case: "a to-do list" in prose is not a marker
 
 
-@rule("F002", "unfinished-text", "error",
+@rule("F002", "unfinished-text", "error", types=ITEM_TYPES, cases=True,
       source="Team standard: placeholders written by `qlint new` and `qlint import` must not be published")
 def unfinished_text(q: Question, ctx) -> Iterator[Finding]:
     """Text that still holds a TODO or FIXME marker.
@@ -99,7 +99,7 @@ def unfinished_text(q: Question, ctx) -> Iterator[Finding]:
 _JOINERS = ("\u200c", "\u200d")  # shape Arabic, Indic and emoji sequences: removing them can change the text
 
 
-@rule("F003", "hidden-characters", "error", fixable=True,
+@rule("F003", "hidden-characters", "error", types=ITEM_TYPES, cases=True, fixable=True,
       source="Unicode TR36 (security), TR9 (bidi controls); Boucher & Anderson (2021), \"Trojan Source\" (CVE-2021-42574)")
 def hidden_characters(q: Question, ctx) -> Iterator[Finding]:
     """Text holds a bidi control or an invisible character.

@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from qlint.prose.views import per_question, per_text, view
-from qlint.model import LETTERS, Question
+from qlint.model import ITEM_TYPES, LETTERS, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import COST_WORDS, CRITERION_FILLER, CRITERION_STOP, LEAST_QUALITY, SUPERLATIVES
 from qlint.prose.letters import LetterRef, letter_refs
@@ -161,7 +161,7 @@ def criterion(lead: str) -> tuple[str, frozenset[str]] | None:
 _COST = frozenset(word_set(" ".join(COST_WORDS)))
 
 
-@rule("K009", "criterion-missing", "info", source="rules.md 'Key agreement' 7; team standard (AWS 'LEAST operational overhead' items)")
+@rule("K009", "criterion-missing", "info", types=ITEM_TYPES, source="rules.md 'Key agreement' 7; team standard (AWS 'LEAST operational overhead' items)")
 def criterion_missing(q: Question, ctx) -> Iterator[Finding]:
     """The lead-in's MOST/LEAST criterion does not reappear in the explanation.
 

@@ -170,10 +170,11 @@ A file that silently fails to load is a question that silently leaves the bank.
 ## Fix
 Fix the permissions or the link, or remove the path.""")
 
-declare("S001", "schema", "error", """A value that breaks the question (or exam) schema.
+declare("S001", "schema", "error", """A value that breaks the question (exam, case study) schema.
 
 ## What it does
-Validates the file against `schema/question.schema.json` (exam files: `schema/exam.schema.json`)
+Validates the file against `schema/question.schema.json` (exam files: `schema/exam.schema.json`;
+case study files, in a bank folder named `cases`: `schema/case.schema.json`)
 and reports each error at the exact line and column of the offending value: wrong types, missing
 or unknown fields (with the closest known name), values outside an enumeration.
 
@@ -192,7 +193,7 @@ break a pattern by case or spacing: option ids and tags become slugs (`Model Par
 With `--unsafe-fixes` it also slugs the question `id` (unsafe: other questions' `related` lists
 may cite the old id).""", scope="schema", fixable=True)
 
-declare("S002", "unknown-exam", "error", """A question whose exam has no definition.
+declare("S002", "unknown-exam", "error", """A question (or case study) whose exam has no definition.
 
 ## What it does
 Reports `exam:` values for which no file in the exams folder (default `bank/exams/`) defines that code.
@@ -208,7 +209,7 @@ exam: MLA-C02
 ## Fix
 Correct the code, or add `bank/exams/<code>.yaml`.""", scope="schema")
 
-declare("S003", "unknown-domain", "error", """A question whose domain is not in its exam's blueprint.
+declare("S003", "unknown-domain", "error", """A question (or case study) whose domain is not in its exam's blueprint.
 
 ## What it does
 Reports `domain:` values that are not one of the exam definition's domain ids, naming the closest.

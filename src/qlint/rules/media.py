@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 from qlint.prose.views import all_text
-from qlint.model import Question
+from qlint.model import ITEM_TYPES, Question
 from qlint.rules import Finding, rule
 
 
@@ -18,7 +18,7 @@ def _root(q: Question, bank: Path) -> Path:
     return bank if folder == str(bank) or folder.startswith(str(bank) + os.sep) else Path(folder)
 
 
-@rule("S007", "unsafe-image", "error",
+@rule("S007", "unsafe-image", "error", types=ITEM_TYPES, cases=True,
       source="SVG 2 §15 (scripting) and §5.6 (external references); WHATWG MIME Sniffing §7.1 (image signatures)")
 def unsafe_image(q: Question, ctx) -> Iterator[Finding]:
     """An image the exports would refuse: an SVG that can run code or fetch files, a file whose

@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from qlint.prose.views import per_text, view
-from qlint.model import Question
+from qlint.model import ITEM_TYPES, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (
     CLAUSE_BREAKS, LEAST_QUALITY, NEGATION_IDIOMS, NEGATIONS, NEGATIVE_LEAD, TASK_VERBS, WH_WORDS,
@@ -70,7 +70,7 @@ _NEG_OPTION = {"words": Option(list(NEGATIVE_LEAD), "Negation words in the lead-
                                                      "LEAST only before 'likely', 'appropriate', ...).")}
 
 
-@rule("T001", "negative-stem", "error", options=_NEG_OPTION, source=_H17)
+@rule("T001", "negative-stem", "error", types=ITEM_TYPES, options=_NEG_OPTION, source=_H17)
 def negative_stem(q: Question, ctx) -> Iterator[Finding]:
     """The lead-in asks for the excluded option with an unemphasised NOT, EXCEPT or FALSE.
 
@@ -102,7 +102,7 @@ def negative_stem(q: Question, ctx) -> Iterator[Finding]:
                                "rephrase positively, or write it in capitals")
 
 
-@rule("T002", "emphasised-negative-stem", "warning", options=_NEG_OPTION, source=_H17)
+@rule("T002", "emphasised-negative-stem", "warning", types=ITEM_TYPES, options=_NEG_OPTION, source=_H17)
 def emphasised_negative_stem(q: Question, ctx) -> Iterator[Finding]:
     """The lead-in asks for the excluded option with an emphasised NOT or EXCEPT.
 
@@ -140,7 +140,7 @@ def _negation_count(text: str) -> int:
     return sum(1 for i, w in enumerate(ws) if i not in masked and (w.low in NEGATIONS or w.low.endswith("n't")))
 
 
-@rule("T003", "double-negative", "error", source="NBME item-writing guide (Paniagua & Swygert 2016): double negatives")
+@rule("T003", "double-negative", "error", types=ITEM_TYPES, source="NBME item-writing guide (Paniagua & Swygert 2016): double negatives")
 def double_negative(q: Question, ctx) -> Iterator[Finding]:
     """A negative lead-in meets a second negation, in the lead-in or in an option.
 
@@ -181,7 +181,7 @@ def double_negative(q: Question, ctx) -> Iterator[Finding]:
             return
 
 
-@rule("T004", "blank-mid-stem", "warning",
+@rule("T004", "blank-mid-stem", "warning", types=ITEM_TYPES,
       source="Moore, Nguyen, Chen & Stamper (2023) rubric: fill-in-the-blank; Haladyna et al. (2002) guideline 14")
 def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
     """A fill-in blank (`___`) stands in the middle of the stem rather than at its end.
@@ -224,14 +224,16 @@ _ELLIPSIS_BLANK = re.compile(r"\[\s*(?:\.\s*){3}\]|\(\s*(?:\.\s*){3}\)|\[\s*…\
 _NUMBERED = re.compile(r"^[^\S\n]*+(?:\d+|[IVXivx]+)[.)]\s++\S", re.M)  # (see options._NUMBERED_STEM)
 
 
-@rule("T005", "unfocused-stem", "warning",
+@rule("T005", "unfocused-stem", "warning", types=ITEM_TYPES,
       source="Haladyna et al. (2002) guideline 15; NBME item-writing guide: the 'cover the options' rule")
 def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
     """The stem states no question or task: it fails the "cover the options" test.
 
     ## What it does
     Reports a stem that has no sentence ending in `?`, does not end with `:` or a blank, and whose
-    last sentence starts with neither a wh-word nor a task verb ("Select", "Identify"). Also
+    last sentence starts with neither a wh-word nor a task verb ("Select", "Identify"); in an
+    ordering or matching question any sentence may state the task ("Match each need with ...",
+    then how responses may be used). Also
     reports lead-ins that only ask "Which of the following (statements) is (NOT) true/correct/false?"
     (alone or about a topic: "... is true regarding AWS pricing?"), which cannot be answered
     before reading the options, unless the stem lists the numbered statements itself; "Which
@@ -264,9 +266,11 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
         return
     if blanks(body) or _ELLIPSIS_BLANK.search(body) or not body.rstrip("*_ )").endswith((".", "!")):
         return  # a completion item: the options finish the statement
-    first = view(sentences[-1]).tokens[:1]
-    if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS):
-        return
+    # an ordering or matching task may be followed by how to answer ("Each response is used once.")
+    for sentence in (sentences[-1:] if q.is_choice else sentences):
+        first = view(sentence).tokens[:1]
+        if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS):
+            return
     yield Finding("/stem", "the stem asks no question: end it with the question or task the options answer")
 
 
@@ -332,7 +336,7 @@ def choose_n_wording(q: Question, ctx) -> Iterator[Finding]:
         yield Finding("/stem", f"the stem says {_CHOOSE_ONE.search(stem).group(0)!r} but choose is {q.choose}")
 
 
-@rule("T007", "window-dressing", "info", default_enabled=False,
+@rule("T007", "window-dressing", "info", types=ITEM_TYPES, default_enabled=False,
       options={"max-words": Option(120, "Word budget for the stem (no published figure: a team choice, "
                                         "above the 40-80 words typical of associate-level scenarios).")},
       source="Haladyna et al. (2002) guidelines 13 and 16 (avoid window dressing, excessive verbiage)")

@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     outcome = import_sources(IMPORTERS.get(args.fmt), request, settings.config, settings.exams)
     if outcome.internal:
         return refuse_batch(outcome.internal)
-    n = len(outcome.questions)
-    code = (EXIT_ERROR if outcome.refused or (outcome.failed and not n)
+    n, cases = len(outcome.questions), len(outcome.cases)
+    code = (EXIT_ERROR if outcome.refused or (outcome.failed and not n + cases)
             else EXIT_FINDINGS if outcome.unmapped or outcome.failed else EXIT_OK)
     report(outcome.diagnostics, args.output_format, len(outcome.written), code)
     if outcome.refused:
@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     listing = sys.stdout if says_text(args.output_format) else sys.stderr
     for target in outcome.written:
         print(printable(display_path(str(target))), file=listing)
-    print(f"Imported {n} question{'s' if n != 1 else ''}; {outcome.unmapped} item(s) could not be mapped"
+    studies = f" and {cases} case stud{'ies' if cases != 1 else 'y'}" if cases else ""
+    print(f"Imported {n} question{'s' if n != 1 else ''}{studies}; {outcome.unmapped} item(s) could not be mapped"
           + (f"; {outcome.failed} failed" if outcome.failed else "") + ".", file=sys.stderr)
     return code

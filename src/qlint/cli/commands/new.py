@@ -46,7 +46,7 @@ def interview(spec: Spec, exams, ask: _Ask) -> None:
     for i, d in enumerate(exam.domains, 1):
         ask.stderr.write(f"  {i}. {d.id}  ({d.name})\n")
     spec.domain = ask("Domain (number or id)", spec.domain, exam.domain_ids)
-    spec.type = ask("Type", spec.type, ["single", "multiple"])
+    spec.type = ask("Type", spec.type, ["single", "multiple", "ordering", "matching"])
     if spec.type == "multiple":
         spec.choose = int(ask("How many to choose", str(spec.choose or 2), [str(n) for n in range(2, 10)]))
     else:
@@ -55,6 +55,8 @@ def interview(spec: Spec, exams, ask: _Ask) -> None:
     spec.difficulty = ask("Difficulty", spec.difficulty, ["easy", "medium", "hard"])
     spec.stem = ask("Stem (one line; edit the file for more)", spec.stem)
     spec.trap = ask("Common exam trap", spec.trap)
+    if spec.type not in ("single", "multiple"):
+        return  # steps or pairs: the file's comments say how to write them
     n = spec.option_count
     keyed = spec.choose or 1 if spec.type == "multiple" else 1
     spec.options = [ask(f"Option {i + 1}{' (keyed)' if i < keyed else ''}", f"TODO option {i + 1}") for i in range(n)]
@@ -66,7 +68,11 @@ def interview(spec: Spec, exams, ask: _Ask) -> None:
 def configure(p: argparse.ArgumentParser):
     p.add_argument("--exam", default="", metavar="CODE", help="exam code, e.g. MLA-C01 (must have an exam definition)")
     p.add_argument("--domain", default="", metavar="ID", help="domain id (or name) from the exam definition")
-    p.add_argument("--type", default="single", choices=["single", "multiple"], help="question type (default: single)")
+    p.add_argument("--type", default="single", choices=["single", "multiple", "ordering", "matching"],
+                   help="question type (default: single)")
+    p.add_argument("--case", default="", metavar="ID", help="the question belongs to this case study (writes 'case: ID')")
+    p.add_argument("--case-study", action="store_true",
+                   help="create a case study file (bank/<exam>/cases/<id>.yaml) instead of a question")
     p.add_argument("--choose", type=int, default=None, metavar="N", help="multiple: how many options to choose")
     p.add_argument("--id", default="", metavar="ID", help="question id (default: <exam>-<domain>-new-question)")
     p.add_argument("--difficulty", default="medium", choices=["easy", "medium", "hard"])
@@ -75,23 +81,30 @@ def configure(p: argparse.ArgumentParser):
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.authoring.scaffold import ScaffoldError, Spec, check_id, default_id, render, target_path, validate_spec
+    from qlint.authoring.scaffold import (ScaffoldError, Spec, case_target_path, check_id, default_id, render,
+                                          render_case, target_path, validate_spec)
 
     settings = project()
     if settings is None:
         return EXIT_ERROR
     config = settings.config
-    spec = Spec(args.exam, args.domain, args.type, args.choose, args.id, args.difficulty)
+    spec = Spec(args.exam, args.domain, args.type, args.choose, args.id, args.difficulty, case=args.case)
     try:
+        if args.case_study and (args.interactive or args.case or args.choose or args.type != "single"):
+            raise ScaffoldError("--case-study takes --exam, --domain and --id only")
         if args.interactive:
             interview(spec, settings.exams, _Ask())
         elif not (args.exam and args.domain):
             raise ScaffoldError("--exam and --domain are required (or use --interactive)")
         validate_spec(spec, settings.exams)
-        spec.id = spec.id or default_id(spec)
+        spec.id = spec.id or (default_id(spec).replace("-new-question", "-new-case") if args.case_study else default_id(spec))
         check_id(spec.id)
-        target = target_path(spec, config)
-        create(str(target), render(spec, target, config))
+        if args.case_study:
+            target = case_target_path(spec, config)
+            create(str(target), render_case(spec, target, config))
+        else:
+            target = target_path(spec, config)
+            create(str(target), render(spec, target, config))
     except (ScaffoldError, UnsafePathError) as exc:
         print(f"qlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

@@ -50,4 +50,7 @@ def run(args: argparse.Namespace) -> int:
     verb = "would be shuffled" if mode != "write" else "shuffled"
     print(f"{changed} file{'s' if changed != 1 else ''} {verb} (seed {args.seed}); "
           f"{outcome.kept} question(s) kept as they are.", file=sys.stderr)
+    if outcome.other_types:
+        print(f"{outcome.other_types} ordering or matching question(s) not shuffled: an ordering question's steps "
+              "are listed in key order, and players shuffle steps, prompts and responses themselves.", file=sys.stderr)
     return code
