@@ -342,3 +342,16 @@ def test_a_case_question_of_another_domain_is_kept_in_the_case_category_with_a_w
     assert got.category_idnumber == "MLA-C01/deployment-orchestration/types-case-fraud-scoring"
     assert any(w.startswith(f"{other.path}:") and "its own domain 'monitoring-security' is not in the file" in w
                for w in result.warnings)
+
+
+def test_a_response_that_reads_as_list_syntax_is_kept_as_its_text(tmp_path):
+    """Found by the round trip: a response `2)` rendered as a block is an empty list item, and the
+    pair was lost; responses are rendered inline."""
+    q = question("matching.yaml")
+    responses = [dict(r) for r in q.data["responses"]]
+    responses[0]["text"], responses[1]["text"] = "2)", "- none"
+    out = tmp_path / "l.xml"
+    result = export_types("moodle", out, questions=[question("matching.yaml", responses=responses)], cases={})
+    (got,) = moodle_reference.read(out.read_bytes())
+    assert [answer for _stem, answer in got.stems][:2] == ["2)", "- none"]
+    assert not any("formatting" in w for w in result.warnings)

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from conftest import examples
 from test_import_roundtrip import DOMAINS, canonical_line, canonical_text, ids, punct_word, round_trip, word
 
-plain_words = st.lists(st.one_of(word, punct_word), min_size=1, max_size=4).map(" ".join)
+# A word first, as in canonical text: `2)` or `1.` at the start would be list syntax, not plain text.
+plain_words = st.tuples(word, st.lists(st.one_of(word, punct_word), max_size=3)).map(lambda t: " ".join([t[0], *t[1]]))
 
 
 def _distinct(draw, strategy, n: int) -> list[str]:

@@ -20,7 +20,7 @@ import re
 from typing import Mapping
 
 from qlint.exporters import _feedback as fb
-from qlint.markup import render
+from qlint.markup import render, render_inline
 from qlint.model import MATCHING, ORDERING, Question
 
 STEPS = "Step by step"
@@ -31,8 +31,9 @@ _TAG = re.compile(r"<[^>]+>")
 
 
 def plain_text(markdown: str) -> str:
-    """Markdown as one line of plain text, for slots that take no HTML (Moodle's match answers)."""
-    return " ".join(html.unescape(_TAG.sub(" ", fb.compact(markdown))).split())
+    """Markdown as one line of plain text, for slots that take no HTML (Moodle's match answers).
+    Rendered inline: a short answer such as `2)` or `- none` is text, not an (empty) list."""
+    return " ".join(html.unescape(_TAG.sub(" ", render_inline(markdown))).split())
 
 
 def position_label(n: int) -> str:

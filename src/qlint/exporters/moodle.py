@@ -15,7 +15,7 @@ from lxml import etree
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
 from qlint.exporters import _breakdown
 from qlint.exporters import _feedback as fb
-from qlint.markup import render
+from qlint.markup import render, render_inline
 from qlint.exporters._grades import fmt, fractions, is_multiple
 from qlint.exporters._layout import Site
 from qlint.exporters._media import Image, images_in
@@ -196,7 +196,7 @@ def _match(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_
         sub = area.write(el, "subquestion", fb.compact(prompt, area.urls) if prompt else "")
         _text(etree.SubElement(sub, "answer"), _breakdown.plain_text(response.text), html=False)
     _tags(el, q)
-    formatted = [r for r in q.responses if "<" in fb.compact(r.text)]
+    formatted = [r for r in q.responses if "<" in render_inline(r.text)]  # tags: formatting plain text drops
     if formatted:
         warnings.append(f"{locate(q, formatted[0].pointer + '/text')}: Moodle shows matching responses as plain "
                         "text; their formatting (code, emphasis, links, images) is not exported")
