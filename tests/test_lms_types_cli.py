@@ -31,9 +31,11 @@ def project(tmp_path_factory):
 
 
 def _run(capsys, monkeypatch, root, *argv) -> tuple[int, str]:
+    """(exit code, stderr and stdout)."""
     monkeypatch.chdir(root)
     code = main(list(argv))
-    return code, capsys.readouterr().err
+    captured = capsys.readouterr()
+    return code, captured.err + captured.out
 
 
 def test_moodle_round_trip_through_the_cli(capsys, monkeypatch, project, tmp_path):
@@ -72,3 +74,5 @@ def test_canvas_groups_the_case_and_gift_leaves_out_what_it_cannot_carry(capsys,
     gift = (tmp_path / "g.gift").read_text(encoding="utf-8")
     assert "[id:types-matching-monitoring-tools]" in gift and "[id:types-ordering-realtime-deploy]" not in gift
     assert "zz-ordering.yaml:6:7:" in err and "GIFT has no ordering question" in err
+    # the summary counts what was written: the ordering question and the case's two are left out
+    assert "left out 3 the format cannot carry (see the warnings)" in err and "Exported 21 questions as gift" in err

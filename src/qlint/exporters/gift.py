@@ -120,6 +120,7 @@ def export_gift(job: ExportJob) -> ExportResult:
         why = refused(q, job.cases)
         if why:  # one warning per question the file leaves out; the others are still written
             result.warnings.append(why)
+            result.left_out += 1
         else:
             kept.append(q)
     for (code, domain), group in groupby(kept, key=lambda q: (q.exam, q.domain)):
