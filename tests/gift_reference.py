@@ -1,7 +1,9 @@
 """A GIFT reader that follows Moodle's own import steps (qformat_gift::readquestion), written for
 the tests: escaped characters become placeholders before the braces, `~`, `=`, `#` and `####` are
 looked for, and are restored afterwards. pygiftparser, the independent reader, stops an answer at
-an escaped `\\}`; this reader is how the tests check text where that happens."""
+an escaped `\\}`; this reader is how the tests check text where that happens. A matching question
+(`=` and `->`, no `~`) is split on `=` into pairs at the first `->`, as Moodle does; an empty left
+side is an extra wrong answer."""
 
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ class GiftQuestion:
     text: str
     general_feedback: str = ""
     answers: list[Answer] = field(default_factory=list)
+    pairs: list[tuple[str, str]] = field(default_factory=list)  # matching: (subquestion, subanswer); "" = extra answer
 
 
 def read(gift: str) -> list[GiftQuestion]:
@@ -68,6 +71,15 @@ def read(gift: str) -> list[GiftQuestion]:
         if "####" in body:
             body, general = body.rsplit("####", 1)
         q = GiftQuestion(post(name), category, comments, markup, post(head.strip()), post(general.strip()))
+        if "~" not in body and "=" in body and "->" in body:  # Moodle's test for a matching question
+            answers = body.split("=")
+            for raw in answers[1:] if not answers[0].strip() else answers:
+                if "->" not in raw:
+                    raise ValueError(f"{q.name}: matching answer without '->': {raw!r}")
+                left, right = raw.strip().split("->", 1)
+                q.pairs.append((post(left.strip()), post(right.strip())))
+            out.append(q)
+            continue
         for raw in body.replace("=", "~=").split("~"):
             raw = raw.strip()
             if not raw:

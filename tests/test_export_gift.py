@@ -13,7 +13,7 @@ with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() 
     from pygiftparser import parser as pygift
 
 import gift_reference
-from exportkit import banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
+from exportkit import HOSTILE, banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
 from qlint.markup import render
 from qlint.exporters._feedback import compact
 from qlint.exporters.gift import escape
@@ -27,12 +27,12 @@ def _pygift_unescape(text: str) -> str:
 
 @pytest.mark.parametrize("bank", ["sample", "generated"])
 def test_pygiftparser_reads_back_questions_answers_and_feedback(banks, exported, bank):
-    questions = banks[bank][0]
+    questions = [q for q in banks[bank][0] if q.type != "ordering"]  # GIFT has no ordering question
     path, _ = exported("gift", bank)
     with open(path, encoding="utf-8") as fh:
         read = pygift.parseFile(fh)
     assert [r.title for r in read] == [q.id for q in questions]
-    for r, q in zip(read, questions):
+    for r, q in ((r, q) for r, q in zip(read, questions) if q.is_choice):  # matching: tests further down
         assert r.valid, q.id
         assert r.markup == "html"
         assert r.cat.startswith("$course$/")  # pygiftparser cuts category names at the first non-word character
@@ -50,7 +50,7 @@ def test_pygiftparser_reads_back_questions_answers_and_feedback(banks, exported,
 
 @pytest.mark.parametrize("bank", ["sample", "generated"])
 def test_moodle_rules_reader_gets_every_field_back(banks, exported, bank):
-    questions = banks[bank][0]
+    questions = [q for q in banks[bank][0] if q.type != "ordering"]  # GIFT has no ordering question
     exams = banks[bank][1]
     path, _ = exported("gift", bank)
     read = gift_reference.read(path.read_text(encoding="utf-8"))
@@ -61,6 +61,8 @@ def test_moodle_rules_reader_gets_every_field_back(banks, exported, bank):
         assert r.category == f"$course$/{q.exam}/{names[q.domain].replace('/', '//')}"
         assert f"[id:{q.id}]" in r.comments and all(f"[tag:{t}]" in r.comments for t in q.data["tags"])
         assert r.text == render(q.stem)
+        if not q.is_choice:  # matching: tests further down
+            continue
         assert [a.text for a in r.answers] == [compact(o.text) for o in q.options]
         positive = [a.fraction for a in r.answers if a.fraction > 0]
         assert abs(sum(positive) - 100) < 1e-3 and len(positive) == len(q.keys)
@@ -98,12 +100,12 @@ def test_hostile_text_survives(tmp_path):
     assert read[qid].text == render(q.stem) and "&lt;script&gt;" in read[qid].text and "<script" not in read[qid].text
     assert read[qid].answers[0].text == compact(q.options[0].text)
     assert "{x}" in read[qid].answers[0].text and "Zürich 東京 🙂" in read[qid].general_feedback
-    assert len(read) == len(questions)
+    assert len(read) == len([q for q in questions if q.type != "ordering"])
     # pygiftparser ends an answer at an escaped "\}", so it misreads this question (a reader bug:
     # Moodle replaces escapes before looking for braces); it still reads every other one.
     with open(out, encoding="utf-8") as fh:
         others = [r for r in pygift.parseFile(fh) if r.title != qid]
-    assert len(others) == len(questions) - 1 and all(r.valid for r in others)
+    assert len(others) == len([q for q in questions if q.type != "ordering"]) - 1 and all(r.valid for r in others)
 
 
 @pytest.mark.slow
@@ -119,3 +121,87 @@ def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
     shuffle_lines = [w for w in result.warnings if "shuffle: false" in w]
     assert shuffle_lines and all(re.match(r".+\.yaml:\d+:\d+: ", w) for w in shuffle_lines)
     assert any(w.startswith(str(tmp_path / "g.gift")) and "no place for" in w for w in result.warnings)
+
+
+# -- ordering, matching and case studies (issue 13) --------------------------------------------
+
+from lms_kit import export_types, md_words, question, words  # noqa: E402
+from qlint.exporters._breakdown import plain_text  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def types_gift(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gift-types") / "types.gift"
+    result = export_types("gift", out)
+    return out, result
+
+
+def test_matching_reads_back_as_gift_matching_with_the_surplus_response(types_gift):
+    out, _ = types_gift
+    q = question("matching.yaml")
+    text = {r.id: r.text for r in q.responses}
+    (read,) = gift_reference.read(out.read_text(encoding="utf-8"))  # ordering and case questions are left out
+    assert read.name == q.id and read.markup == "html" and read.answers == []
+    assert read.pairs == [(compact(p.text), plain_text(text[p.match])) for p in q.prompts] + \
+        [("", "SageMaker Ground Truth")]  # an empty left side: Moodle's extra wrong answer
+    assert read.text == render(q.stem)
+    general = words(read.general_feedback)
+    for p in q.prompts:  # no feedback per pair in GIFT: each pair's reason is in the general feedback
+        assert f"{md_words(p.text)} → {md_words(text[p.match])} {md_words(p.rationale)}" in general
+    assert md_words(q.responses[-1].rationale) in general and general.startswith(md_words(q.explanation))
+
+
+def test_pygiftparser_reads_the_matching_pairs(types_gift):
+    out, _ = types_gift
+    q = question("matching.yaml")
+    text = {r.id: r.text for r in q.responses}
+    with open(out, encoding="utf-8") as fh:
+        (read,) = pygift.parseFile(fh)
+    assert read.valid and type(read.answers).__name__ == "MatchingSet"
+    got = [(a.question.strip(), a.answer.strip()) for a in read.answers.answers]
+    assert got == [(p.text, text[p.match]) for p in q.prompts] + [("", "SageMaker Ground Truth")]
+
+
+def test_ordering_and_case_questions_are_left_out_with_a_warning_each(types_gift):
+    out, result = types_gift
+    gift = out.read_text(encoding="utf-8")
+    for name, where, why in (("ordering.yaml", ":6:7: ", "GIFT has no ordering question"),
+                             ("case-ordering.yaml", ":7:7: ", "GIFT has no ordering question"),
+                             ("case-single.yaml", ":6:7: ", "GIFT cannot carry case study 'types-case-fraud-scoring'")):
+        q = question(name)
+        assert f"[id:{q.id}]" not in gift
+        assert [w for w in result.warnings if w.startswith(q.path + where) and why in w and "not exported" in w], name
+    matching = question("matching.yaml")
+    assert any(w.startswith(f"{matching.path}:24:3: ") and "no feedback per pair" in w for w in result.warnings)
+
+
+def test_a_case_question_without_its_case_is_exported_alone(tmp_path):
+    out = tmp_path / "alone.gift"
+    result = export_types("gift", out, questions=[question("case-single.yaml")], cases={})
+    (read,) = gift_reference.read(out.read_text(encoding="utf-8"))
+    assert read.name == "types-case-fraud-endpoint-type" and len(read.answers) == 4
+    assert any("not part of this export" in w and w.startswith(str(question("case-single.yaml").path))
+               for w in result.warnings)
+
+
+def test_matching_with_fewer_than_three_pairs_is_left_out(tmp_path):
+    q = question("matching.yaml")
+    two = question("matching.yaml", prompts=q.data["prompts"][:2])
+    out = tmp_path / "two.gift"
+    result = export_types("gift", out, questions=[two])
+    assert gift_reference.read(out.read_text(encoding="utf-8")) == []
+    assert any(w.startswith(f"{q.path}:") and "at least 3 pairs" in w for w in result.warnings)
+
+
+def test_matching_text_with_gift_syntax_and_markup_survives(tmp_path):
+    q = question("matching.yaml")
+    hostile = "a -> b = c ~ d # e {f} : g \\n " + HOSTILE
+    prompts = [dict(p) for p in q.data["prompts"]]
+    responses = [dict(r) for r in q.data["responses"]]
+    prompts[0]["text"], responses[0]["text"], responses[-1]["text"] = hostile, hostile, "=-> " + hostile
+    out = tmp_path / "h.gift"
+    export_types("gift", out, questions=[question("matching.yaml", prompts=prompts, responses=responses)])
+    (read,) = gift_reference.read(out.read_text(encoding="utf-8"))
+    assert read.pairs[0] == (compact(hostile), plain_text(hostile))  # Moodle's steps give back every character
+    assert read.pairs[-1] == ("", plain_text("=-> " + hostile)) and len(read.pairs) == len(prompts) + 1
+    assert "<script" not in read.pairs[0][0] and "<script>" in read.pairs[0][1]  # the prompt is HTML; the response plain text

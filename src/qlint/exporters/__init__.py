@@ -42,6 +42,7 @@ class ExportJob:
 class ExportResult:
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # "path:line:col: message" for what the target drops
+    left_out: int = 0  # questions the target cannot carry at all (each named by a warning), not written
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ partial scoring, each chosen answer adds its Moodle-style share of 100 (SCORE is
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
@@ -23,7 +25,10 @@ from qlint.exporters import _xhtml as xhtml
 from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
 from qlint.markup import render, render_inline
 from qlint.exporters._xml import XSI, sub, to_bytes
-from qlint.model import OptionView, Question
+from qlint.exporters._breakdown import plain_text, position_label
+from qlint.exporters._cases import CaseBlock, split_cases
+from qlint.exporters._source import locate
+from qlint.model import MATCHING, ORDERING, Case, OptionView, Question, StepView
 from qlint.project.exams import Exam
 
 CP = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
@@ -57,12 +62,13 @@ def _labelled(label: str, html: str) -> str:
 
 class _Quiz:
     def __init__(self, code: str, exam: Exam | None, questions: list[Question], media: MediaSet,
-                 partial: bool = False) -> None:
+                 partial: bool = False, cases: list[CaseBlock] | None = None) -> None:
         self.partial = partial
         self.code, self.exam, self.questions, self.media = code, exam, questions, media
+        self.cases = cases or []  # case studies, written after the questions that stand alone
         self.id = quiz_id(code)
 
-    def _md(self, q: Question, text: str, pointer: str, inline: bool = False) -> str:
+    def _md(self, q: Question | Case, text: str, pointer: str, inline: bool = False) -> str:
         html = render_inline(text) if inline else render(text)
 
         def image(src: str) -> str | None:
@@ -77,9 +83,31 @@ class _Quiz:
         assessment = self._q(root, "assessment", ident=self.id, title=self.title)
         self._fields(self._q(assessment, "qtimetadata"), [("cc_maxattempts", "unlimited")])
         section = self._q(assessment, "section", ident="root_section")
+        in_case = {q.id for block in self.cases for q in block.questions}
         for q in self.questions:
-            self._item(section, q)
+            if q.id not in in_case:
+                self._item(section, q)
+        for block in self.cases:
+            self._case(section, block)
         return root
+
+    def _case(self, section, block: CaseBlock) -> None:
+        """The scenario as a text-only question, then the case's questions in a question group that
+        draws all of them (a group keeps them together; Canvas shows a group's questions in random
+        order, so the scenario stays outside it, right before)."""
+        case = block.case
+        item = self._q(section, "item", ident=case.id, title=case.title or case.id)
+        self._fields(self._q(self._q(item, "itemmetadata"), "qtimetadata"), [
+            ("question_type", "text_only_question"), ("points_possible", "0.0"), ("original_answer_ids", ""),
+            ("assessment_question_identifierref", f"{case.id}_bank"),
+        ])
+        self._mattext(self._q(item, "presentation"), self._md(case, case.scenario, "/scenario"))
+        group = self._q(section, "section", ident=f"{case.id}_group", title=case.title or case.id)
+        selection = self._q(self._q(group, "selection_ordering"), "selection")
+        self._q(selection, "selection_number", str(len(block.questions)))
+        self._q(self._q(selection, "selection_extension"), "points_per_item", str(POINTS))
+        for q in block.questions:
+            self._item(group, q)
 
     @property
     def title(self) -> str:
@@ -98,6 +126,8 @@ class _Quiz:
         self._q(self._q(parent, "material"), "mattext", html, texttype="text/html")
 
     def _item(self, section, q: Question) -> None:
+        if q.type in (MATCHING, ORDERING):
+            return self._matching(section, q)
         multiple = q.type == "multiple"
         item = self._q(section, "item", ident=q.id, title=q.id)
         self._fields(self._q(self._q(item, "itemmetadata"), "qtimetadata"), [
@@ -189,6 +219,100 @@ class _Quiz:
         fb = self._q(item, "itemfeedback", ident=ident)
         self._mattext(self._q(fb, "flow_mat"), html)
 
+    # -- matching_question: matching, and ordering as positions 1..n ---------------------------
+
+    def _matching(self, section, q: Question) -> None:
+        """Canvas's own matching shape: one `response_lid` per left-hand answer (`response_<id>`)
+        listing every match (surplus ones are the distractors), one condition per answer adding its
+        share of 100, and the answer's comment shown when its match is wrong. Ids are numbers,
+        as Canvas reads a match id from the digits of its ident."""
+        pairs = self._pairs(q)
+        item = self._q(section, "item", ident=q.id, title=q.id)
+        self._fields(self._q(self._q(item, "itemmetadata"), "qtimetadata"), [
+            ("question_type", "matching_question"), ("points_possible", str(POINTS)),
+            ("original_answer_ids", ",".join(str(a) for a, *_ in pairs.answers)),
+            ("assessment_question_identifierref", f"{q.id}_bank"),
+        ])
+        presentation = self._q(item, "presentation")
+        self._mattext(presentation, self._md(q, q.stem, "/stem"))
+        for answer, text, pointer, _match, _comment in pairs.answers:
+            lid = self._q(presentation, "response_lid", ident=f"response_{answer}")
+            self._mattext(lid, self._md(q, text, pointer, inline=True) if pointer else escape(text, quote=False))
+            choices = self._q(lid, "render_choice")
+            for match, label in pairs.matches:
+                self._q(self._q(self._q(choices, "response_label", ident=str(match)), "material"), "mattext",
+                        label, texttype="text/plain")
+        rp = self._q(item, "resprocessing")
+        self._q(self._q(rp, "outcomes"), "decvar", maxvalue="100", minvalue="0", varname="SCORE", vartype="Decimal")
+        cond, var = self._condition(rp, "Yes")
+        self._q(var, "other")
+        self._display(cond, "general_fb")
+        comments = {}
+        for (answer, _text, _pointer, match, comment), share in zip(pairs.answers, _shares(len(pairs.answers))):
+            cond, var = self._condition(rp, "Yes")
+            self._q(var, "varequal", str(match), respident=f"response_{answer}")
+            self._q(cond, "setvar", share, action="Add", varname="SCORE")
+            if comment:  # Canvas shows an answer's comment when its match is wrong
+                cond, var = self._condition(rp, "Yes")
+                self._q(self._q(var, "not"), "varequal", str(match), respident=f"response_{answer}")
+                self._display(cond, f"{answer}_fb")
+                comments[answer] = comment
+        self._feedback(item, "general_fb", self._general_parts(q))
+        self._feedback(item, "correct_fb", "<p>Correct.</p>")
+        self._feedback(item, "general_incorrect_fb", self._incorrect_pairs(q, pairs))
+        for answer, comment in comments.items():
+            self._feedback(item, f"{answer}_fb", comment)
+
+    def _pairs(self, q: Question) -> "_Pairs":
+        if q.type == MATCHING:
+            ids = _numbers(q, [f"prompt:{p.id}" for p in q.prompts] + [f"response:{r.id}" for r in q.responses])
+            answers = [(ids[f"prompt:{p.id}"], p.text, f"{p.pointer}/text", ids[f"response:{p.match}"],
+                        self._md(q, p.rationale, f"{p.pointer}/rationale") if p.rationale else "") for p in q.prompts]
+            matches = [(ids[f"response:{r.id}"], plain_text(r.text)) for r in q.responses]
+        else:
+            keyed = q.key_order
+            ids = _numbers(q, [f"position:{n}" for n in range(1, len(keyed) + 1)] + [f"step:{s.id}" for s in q.steps])
+            answers = [(ids[f"position:{n}"], position_label(n), "", ids[f"step:{s.id}"], self._step_comment(q, n, s))
+                       for n, s in enumerate(keyed, 1)]
+            matches = [(ids[f"step:{s.id}"], plain_text(s.text)) for s in q.steps]
+        # In the order of their (hashed) ids, not as written: responses and steps are often listed in
+        # key order, and the list must not give the answer away.
+        return _Pairs(answers, sorted(matches))
+
+    def _step_comment(self, q: Question, n: int, s: StepView) -> str:
+        """A keyed step's reasons as its position's comment: rationale, when it would be right, why chosen."""
+        body = self._step_body(q, s)
+        return _labelled(f"{n}. {plain_text(s.text)}", body) if body else ""
+
+    def _step_body(self, q: Question, s: StepView) -> str:
+        parts = [self._md(q, s.rationale, f"{s.pointer}/rationale")] if s.rationale else []
+        if s.right_when:
+            parts.append(_labelled("When it would be right:", self._md(q, s.right_when, f"{s.pointer}/right_when")))
+        if why := s.raw.get("why_chosen"):
+            parts.append(_labelled("Why learners choose it:", self._md(q, why, f"{s.pointer}/why_chosen")))
+        return _html(*parts)
+
+    def _general_parts(self, q: Question) -> str:
+        """`_general`, with what no answer comment can hold after the explanation: why a distractor
+        step belongs nowhere, why a response matches no prompt."""
+        extra = []
+        if q.type == ORDERING:
+            for s in (s for s in q.steps if not s.correct):
+                extra.append(_labelled(f"Not part of the order: {plain_text(s.text)}", self._step_body(q, s)))
+        else:
+            for r in (r for r in q.responses if r.rationale):
+                extra.append(_labelled(f"{plain_text(r.text)}:", self._md(q, r.rationale, f"{r.pointer}/rationale")))
+        general = self._general(q)
+        head = self._md(q, q.explanation, "/explanation")
+        return _html(head, *extra, general[len(head):].lstrip("\n")) if extra and general.startswith(head) else general
+
+    def _incorrect_pairs(self, q: Question, pairs: "_Pairs") -> str:
+        labels = dict(pairs.matches)
+        rows = "; ".join(f"{escape(plain_text(text) if pointer else text, quote=False)} → {escape(labels[match], quote=False)}"
+                         for _a, text, pointer, match, _c in pairs.answers)
+        lead = "Incorrect. The correct order is: " if q.type == ORDERING else "Incorrect. The correct pairs are: "
+        return f"<p>{lead}{rows}</p>"
+
     def meta(self, shuffle: bool) -> etree._Element:
         root = etree.Element(f"{{{CCC}}}quiz", nsmap={None: CCC, "xsi": XSI})
         root.set(f"{{{XSI}}}schemaLocation", f"{CCC} https://canvas.instructure.com/xsd/cccv1p0.xsd")
@@ -207,6 +331,35 @@ class _Quiz:
         ):
             sub(root, f"{{{CCC}}}{name}", value)
         return root
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """A matching_question: left-hand answers (id, text, pointer of Markdown text or "" for a plain
+    label, id of the right match, comment HTML) and the matches (id, plain text) in display order."""
+
+    answers: list[tuple[int, str, str, int, str]]
+    matches: list[tuple[int, str]]
+
+
+def _numbers(q: Question, keys: list[str]) -> dict[str, int]:
+    """A stable number per key (Canvas reads answer and match ids as numbers), unique in the question."""
+    out: dict[str, int] = {}
+    taken: set[int] = set()
+    for key in keys:
+        n = int(hashlib.sha1(f"{q.id}/{key}".encode()).hexdigest()[:7], 16) + 1000
+        while n in taken:
+            n += 1
+        taken.add(n)
+        out[key] = n
+    return out
+
+
+def _shares(n: int) -> list[str]:
+    """n shares of 100 with two decimals (Canvas's own precision), the last one taking the
+    rounding so that every pair right scores exactly 100."""
+    each = round(100 / n, 2)
+    return [f"{each:.2f}"] * (n - 1) + [f"{100 - each * (n - 1):.2f}"]
 
 
 def _manifest(quizzes: list[_Quiz], images: list[str]) -> etree._Element:
@@ -251,6 +404,19 @@ def _shuffle(job: ExportJob, questions: list[Question], warnings: list[str]) -> 
     return not fixed
 
 
+def _losses(job: ExportJob, questions: list[Question]) -> list[str]:
+    """What Canvas classic cannot carry in the new item types, one warning per question."""
+    out = []
+    for q in questions:
+        if q.type == ORDERING:
+            out.append(f"{locate(q, '/type')}: Canvas classic quizzes have no ordering question; exported as a "
+                       "matching question that pairs positions 1..n with the steps (distractor steps are extra matches)")
+        if q.type in (ORDERING, MATCHING) and job.scoring != PARTIAL:
+            out.append(f"{locate(q, '/type')}: Canvas grades a matching question per pair (partial credit); "
+                       "all-or-nothing scoring cannot be expressed for it")
+    return out
+
+
 @exporter("canvas", "Canvas classic-quiz package (QTI 1.2 flavour), one quiz per exam, with per-answer feedback",
           packaged=True)
 def write(job: ExportJob) -> ExportResult:
@@ -263,7 +429,14 @@ def write(job: ExportJob) -> ExportResult:
     files: dict[str, bytes] = {"non_cc_assessments/": b""}
     quizzes, done = [], 0
     for code in sorted(by_exam):
-        quiz = _Quiz(code, job.exams.get(code), by_exam[code], media, job.scoring == PARTIAL)
+        _, cases = split_cases(job, by_exam[code], result.warnings)
+        for block in cases:
+            require_xml_text(block.case.path, block.case.data)
+            if block.case.data.get("references"):
+                result.warnings.append(f"{locate(block.case, '/references')}: a Canvas text-only question shows no "  # type: ignore[arg-type]
+                                       "feedback; the case study's references are not exported")
+        result.warnings += _losses(job, by_exam[code])
+        quiz = _Quiz(code, job.exams.get(code), by_exam[code], media, job.scoring == PARTIAL, cases)
         files[f"{quiz.id}/{quiz.id}.xml"] = to_bytes(quiz.assessment())
         files[f"{quiz.id}/assessment_meta.xml"] = to_bytes(quiz.meta(_shuffle(job, by_exam[code], result.warnings)))
         quizzes.append(quiz)

@@ -9,13 +9,14 @@ from __future__ import annotations
 from itertools import groupby
 
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
+from qlint.exporters import _breakdown
 from qlint.exporters import _feedback as fb
 from qlint.exporters._grades import fmt, fractions, is_multiple
 from qlint.exporters._layout import Site
 from qlint.exporters._media import question_images
 from qlint.exporters._output import write_file
 from qlint.exporters._source import locate
-from qlint.model import Question
+from qlint.model import MATCHING, ORDERING, Question
 
 # Moodle's GIFT writer escapes exactly these; "\n" keeps a line break without a real one.
 _ESCAPES = str.maketrans({"\\": "\\\\", "~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}",
@@ -40,9 +41,14 @@ def _category(code: str, name: str) -> str:
     return "$CATEGORY: " + "/".join(["$course$", *(" ".join(n.split()).replace("/", "//") for n in (code, name))])
 
 
+MIN_PAIRS = 3  # Moodle's GIFT matching needs at least three pairs
+
+
 def question_block(q: Question) -> str:
     marks = [f"[id:{q.id}]", *(f"[tag:{t}]" for t in q.data.get("tags") or [])]
     lines = [f"// {' '.join(marks)}", f"::{escape(q.id)}::[html]{escape(fb.render(q.stem))}{{"]
+    if q.type == MATCHING:
+        return "\n".join(lines + _pairs(q) + [f"####{escape(_breakdown.general(q))}", "}"])
     multiple = is_multiple(q)
     for o, fraction in zip(q.options, fractions(q)):
         sign = f"~%{fmt(fraction)}%" if multiple else ("=" if o.correct else "~")
@@ -53,6 +59,31 @@ def question_block(q: Question) -> str:
     return "\n".join(lines)
 
 
+def _pairs(q: Question) -> list[str]:
+    """`=prompt -> response` per prompt; a surplus response as `=-> response`: an empty prompt,
+    which Moodle's match question keeps as an extra wrong answer. Responses are plain text."""
+    text = {r.id: r.text for r in q.responses}
+    matched = {p.match for p in q.prompts}
+    lines = [f"={escape(_answer_text(fb.compact(p.text)))} -> {escape(_breakdown.plain_text(text.get(p.match, '')))}"
+             for p in q.prompts]
+    lines += [f"=-> {escape(_breakdown.plain_text(r.text))}" for r in q.responses if r.id not in matched]
+    return lines
+
+
+def refused(q: Question, cases: dict) -> str | None:
+    """Why GIFT cannot carry this question at all ("file:line:col: ..."), or None."""
+    if q.type == ORDERING:
+        return (f"{locate(q, '/type')}: GIFT has no ordering question; not exported "
+                "(use the moodle format, whose ordering question Moodle 4.4+ imports)")
+    if q.case is not None and q.case in cases:
+        return (f"{locate(q, '/case')}: GIFT cannot carry case study {q.case!r} (no shared scenario for its "
+                "questions); not exported (use the moodle or canvas format)")
+    if q.type == MATCHING and len(q.prompts) < MIN_PAIRS:
+        return (f"{locate(q, '/prompts')}: GIFT matching needs at least {MIN_PAIRS} pairs and this question has "
+                f"{len(q.prompts)}; not exported")
+    return None
+
+
 def _losses(q: Question, root) -> list[str]:
     """What this file sets that GIFT cannot keep, each as a "file:line:col: message" warning."""
     out = []
@@ -60,6 +91,12 @@ def _losses(q: Question, root) -> list[str]:
         out.append(f"{locate(q, '/shuffle')}: GIFT cannot keep the option order (shuffle: false); Moodle may shuffle it")
     if any(o.raw.get("pinned") for o in q.options):
         out.append(f"{locate(q, '/options')}: GIFT cannot pin an option in place; Moodle may shuffle it")
+    if q.type == MATCHING:
+        out.append(f"{locate(q, '/prompts')}: GIFT matching has no feedback per pair and shows responses as plain "
+                   "text; each pair's rationale is in the general feedback")
+    if q.case is not None:
+        out.append(f"{locate(q, '/case')}: case study {q.case!r} is not part of this export; the question is "
+                   "exported on its own, without the case's scenario")
     if images := question_images(q, root):
         out.append(f"{q.path}:1:1: GIFT cannot carry images; {', '.join(sorted(images))} will not import "
                    "(use the moodle format)")
@@ -78,11 +115,22 @@ def export_gift(job: ExportJob) -> ExportResult:
     result = ExportResult()
     blocks = []
     done = 0
-    for (code, domain), group in groupby(job.questions, key=lambda q: (q.exam, q.domain)):
+    kept = []
+    for q in job.questions:
+        why = refused(q, job.cases)
+        if why:  # one warning per question the file leaves out; the others are still written
+            result.warnings.append(why)
+            result.left_out += 1
+        else:
+            kept.append(q)
+    for (code, domain), group in groupby(kept, key=lambda q: (q.exam, q.domain)):
         blocks.append(_category(code, site.domain_name(code, domain)))
         for q in group:
             blocks.append(question_block(q))
             result.warnings += _losses(q, site.root)
+            if q.type == MATCHING and job.scoring == ALL_OR_NOTHING:
+                result.warnings.append(f"{locate(q, '/type')}: Moodle grades a matching question per pair (partial "
+                                       "credit); all-or-nothing scoring cannot be expressed for it")
             done += 1
             job.tick(done)
     data = "\n\n".join(blocks) + "\n"

@@ -13,14 +13,16 @@ from urllib.parse import quote
 from lxml import etree
 
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
+from qlint.exporters import _breakdown
 from qlint.exporters import _feedback as fb
-from qlint.markup import render
+from qlint.markup import render, render_inline
 from qlint.exporters._grades import fmt, fractions, is_multiple
 from qlint.exporters._layout import Site
 from qlint.exporters._media import Image, images_in
 from qlint.exporters._output import write_file
+from qlint.exporters._cases import CaseBlock, split_cases
 from qlint.exporters._source import locate, require_xml_chars
-from qlint.model import Question
+from qlint.model import MATCHING, ORDERING, Case, Question, text_fields
 
 DEFAULT_GRADE = "1.0000000"
 PENALTY = "0.3333333"  # Moodle's default: a third of the mark lost per extra try (interactive mode)
@@ -48,7 +50,7 @@ def _text(parent: etree._Element, value: str, html: bool = True) -> etree._Eleme
 class _Area:
     """One Moodle text area (question text, a feedback, an answer) and the files it embeds."""
 
-    def __init__(self, q: Question, site: Site, pointer_texts: list[tuple[str, str]]) -> None:
+    def __init__(self, q: Question | Case, site: Site, pointer_texts: list[tuple[str, str]]) -> None:
         self.files: dict[str, Image] = {}
         self.urls: dict[str, str] = {}
         for pointer, text in pointer_texts:
@@ -111,6 +113,126 @@ def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_
             _text(etree.SubElement(holder, "tag"), tag, html=False)
 
 
+def _any_question(quiz: etree._Element, q: Question, site: Site, job: ExportJob, warnings: list[str]) -> None:
+    require_xml_chars(q)
+    shuffle = job.shuffle and q.data.get("shuffle", True) is not False
+    if q.type == ORDERING:
+        if q.data.get("shuffle") is False:
+            warnings.append(f"{locate(q, '/shuffle')}: Moodle's ordering question always shows the steps shuffled; "
+                            "`shuffle: false` is not exported")
+        return _ordering(quiz, q, site, job.scoring == ALL_OR_NOTHING, warnings)
+    if q.type == MATCHING:
+        return _match(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING, warnings)
+    if shuffle and any(o.raw.get("pinned") for o in q.options):
+        shuffle = False
+        warnings.append(f"{locate(q, '/options')}: Moodle cannot keep one option in place "
+                        "while shuffling the others; shuffling is off for this question")
+    _question(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING)
+
+
+def _case(quiz: etree._Element, block: CaseBlock, site: Site, warnings: list[str]) -> None:
+    """A category of its own for the case (under its exam and domain; idnumber `CODE/domain/case-id`),
+    holding a `description` question with the scenario, then the case's questions."""
+    case = block.case
+    require_xml_chars(case)  # type: ignore[arg-type]  # reads only .path and .data
+    title = case.title or case.id
+    domain = site.domain_name(case.exam, case.domain)
+    _category(quiz, category_path(case.exam, domain, title), f"<p>{escape(title)}</p>",
+              f"{case.exam}/{case.domain}/{case.id}")
+    el = etree.SubElement(quiz, "question", type="description")
+    _text(etree.SubElement(el, "name"), title, html=False)
+    scenario = _Area(case, site, [("/scenario", case.scenario)])
+    scenario.write(el, "questiontext", render(case.scenario, scenario.urls))
+    # the case's references, in the feedback Moodle shows once the questions are answered
+    refs = fb.references(case)  # type: ignore[arg-type]  # reads only .data
+    _text(etree.SubElement(el, "generalfeedback", format="html"), fb.section("references", fb.GO_DEEPER, refs) if refs else "")
+    for tag, value in (("defaultgrade", "0.0000000"), ("penalty", "0.0000000"), ("hidden", "0"), ("idnumber", case.id)):
+        etree.SubElement(el, tag).text = value
+    for q in block.questions:
+        if q.domain != case.domain:
+            warnings.append(f"{locate(q, '/domain')}: Moodle keeps this question in the category of case study "
+                            f"{case.id!r} (domain {case.domain!r}); its own domain {q.domain!r} is not in the file")
+
+
+def _head(el: etree._Element, q: Question, site: Site, shuffle: bool | None) -> None:
+    """Name, question text, general feedback (with the step-by-step or pair-by-pair breakdown),
+    grades, idnumber and shuffling: what every question type of this exporter starts with."""
+    _text(etree.SubElement(el, "name"), q.id, html=False)
+    stem = _Area(q, site, [("/stem", q.stem)])
+    stem.write(el, "questiontext", render(q.stem, stem.urls))
+    general = _Area(q, site, [(p, t) for p, t in text_fields(q) if p != "/stem"])
+    general.write(el, "generalfeedback", _breakdown.general(q, general.urls))
+    for tag, value in (("defaultgrade", DEFAULT_GRADE), ("penalty", PENALTY), ("hidden", "0"), ("idnumber", q.id)):
+        etree.SubElement(el, tag).text = value
+    if shuffle is not None:
+        etree.SubElement(el, "shuffleanswers").text = "true" if shuffle else "false"
+
+
+def _tail(el: etree._Element, q: Question) -> None:
+    for tag, message in COMBINED.items():
+        _text(etree.SubElement(el, tag, format="html"), f"<p>{message}</p>")
+    etree.SubElement(el, "shownumcorrect")
+
+
+def _tags(el: etree._Element, q: Question) -> None:
+    if tags := q.data.get("tags"):
+        holder = etree.SubElement(el, "tags")
+        for tag in tags:
+            _text(etree.SubElement(holder, "tag"), tag, html=False)
+
+
+def _match(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_nothing: bool,
+           warnings: list[str]) -> None:
+    """`match`: one subquestion per prompt with its response as the answer; each surplus response
+    is a subquestion with empty text (Moodle's extra wrong answer). Moodle grades each pair."""
+    el = etree.SubElement(quiz, "question", type="match")
+    _head(el, q, site, shuffle)
+    _tail(el, q)
+    text = {r.id: r for r in q.responses}
+    subquestions = [(p.pointer, p.text, text[p.match]) for p in q.prompts if p.match in text]
+    subquestions += [("", "", r) for r in q.responses if r.id not in {p.match for p in q.prompts}]
+    for pointer, prompt, response in subquestions:
+        area = _Area(q, site, [(f"{pointer}/text", prompt)] if pointer else [])
+        sub = area.write(el, "subquestion", fb.compact(prompt, area.urls) if prompt else "")
+        _text(etree.SubElement(sub, "answer"), _breakdown.plain_text(response.text), html=False)
+    _tags(el, q)
+    formatted = [r for r in q.responses if "<" in render_inline(r.text)]  # tags: formatting plain text drops
+    if formatted:
+        warnings.append(f"{locate(q, formatted[0].pointer + '/text')}: Moodle shows matching responses as plain "
+                        "text; their formatting (code, emphasis, links, images) is not exported")
+    if all_or_nothing:
+        warnings.append(f"{locate(q, '/type')}: Moodle grades a matching question per pair (partial credit); "
+                        "all-or-nothing scoring cannot be expressed for it")
+
+
+# qtype_ordering's settings: every keyed step shown and ordered; partial credit per step in its
+# place, or the point only for the whole order.
+ORDERING_GRADING = {True: "ALL_OR_NOTHING", False: "ABSOLUTE_POSITION"}
+
+
+def _ordering(quiz: etree._Element, q: Question, site: Site, all_or_nothing: bool, warnings: list[str]) -> None:
+    """`ordering` (qtype_ordering, in Moodle since 4.4): the keyed steps in their correct order
+    (the answer's fraction is its position), all of them shown (selecttype ALL)."""
+    el = etree.SubElement(quiz, "question", type="ordering")
+    _head(el, q, site, None)
+    keyed = q.key_order
+    for tag, value in (("layouttype", "VERTICAL"), ("selecttype", "ALL"), ("selectcount", str(len(keyed))),
+                       ("gradingtype", ORDERING_GRADING[all_or_nothing]), ("showgrading", "SHOW"),
+                       ("numberingstyle", "none")):
+        etree.SubElement(el, tag).text = value
+    _tail(el, q)
+    for n, s in enumerate(keyed, 1):
+        area = _Area(q, site, [(f"{s.pointer}/text", s.text)])
+        area.write(el, "answer", fb.compact(s.text, area.urls)).set("fraction", str(n))
+    _tags(el, q)
+    distractors = [s for s in q.steps if not s.correct]
+    if distractors:
+        warnings.append(f"{locate(q, distractors[0].pointer)}: Moodle's ordering question has no distractor steps; "
+                        f"{len(distractors)} step{'s' if len(distractors) != 1 else ''} marked `correct: false` "
+                        f"{'appear' if len(distractors) != 1 else 'appears'} only in the general feedback (why each is not "
+                        "part of the order)")
+
+
 @exporter("moodle", "Moodle XML: categories per exam/domain, per-answer feedback, grades, tags, images")
 def export_moodle(job: ExportJob) -> ExportResult:
     site = Site(job, ".xml")
@@ -120,17 +242,18 @@ def export_moodle(job: ExportJob) -> ExportResult:
     for code, exam_group in groupby(job.questions, key=lambda q: q.exam):
         exam_name = site.exam_name(code)
         _category(quiz, category_path(code), f"<p>{escape(exam_name)}</p>", code)
-        for domain, group in groupby(exam_group, key=lambda q: q.domain):
+        alone, cases = split_cases(job, list(exam_group), result.warnings)
+        for domain, group in groupby(alone, key=lambda q: q.domain):
             name = site.domain_name(code, domain)
             _category(quiz, category_path(code, name), f"<p>{escape(exam_name)}: {escape(name)}</p>", f"{code}/{domain}")
             for q in group:
-                require_xml_chars(q)
-                shuffle = job.shuffle and q.data.get("shuffle", True) is not False
-                if shuffle and any(o.raw.get("pinned") for o in q.options):
-                    shuffle = False
-                    result.warnings.append(f"{locate(q, '/options')}: Moodle cannot keep one option in place "
-                                           "while shuffling the others; shuffling is off for this question")
-                _question(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING)
+                _any_question(quiz, q, site, job, result.warnings)
+                done += 1
+                job.tick(done)
+        for block in cases:  # after the exam's domains: one category per case, scenario first
+            _case(quiz, block, site, result.warnings)
+            for q in block.questions:
+                _any_question(quiz, q, site, job, result.warnings)
                 done += 1
                 job.tick(done)
     data = b'<?xml version="1.0" encoding="UTF-8"?>\n' + etree.tostring(quiz, encoding="UTF-8", pretty_print=True)

@@ -75,18 +75,21 @@ class ExportRequest:
 class ExportOutcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)  # what blocked or warned
     exported: int = 0
+    left_out: int = 0  # questions the format cannot carry, left out with a warning each
     written: list[Path] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)  # filter -> questions it left out
     skipped_statuses: tuple[str, ...] = ()  # the statuses --status left out
     refused: str = ""  # why nothing was written (one line); "" when the export was written
 
     def skipped_note(self) -> str:
-        """"; skipped 3 by --domain, 1 by --status (draft)" for the summary line."""
+        """"; skipped 3 by --domain, 1 by --status (draft)" for the summary line (and how many
+        questions the format left out)."""
+        left = f"; left out {self.left_out} the format cannot carry (see the warnings)" if self.left_out else ""
         if not self.skipped:
-            return ""
+            return left
         parts = [f"{n} by {name}" + (f" ({', '.join(self.skipped_statuses)})" if name == "--status" else "")
                  for name, n in sorted(self.skipped.items(), key=lambda kv: FILTER_ORDER.index(kv[0]))]
-        return f"; skipped {', '.join(parts)}"
+        return f"; skipped {', '.join(parts)}{left}"
 
 
 def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal: bool,
@@ -125,7 +128,7 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
         out.refused = f"cannot write {request.output}"
         return out
     out.diagnostics += [reported("E003", str(request.output), _shown(w)) for w in result.warnings]
-    out.exported, out.written = len(questions), result.written
+    out.exported, out.written, out.left_out = len(questions) - result.left_out, result.written, result.left_out
     return out
 
 

@@ -1,4 +1,4 @@
-"""`gift`: Moodle's GIFT text format, multiple-choice questions with their feedback.
+"""`gift`: Moodle's GIFT text format, multiple-choice and matching questions with their feedback.
 
     // comment
     $CATEGORY: MLA-C01/ML Model Development
@@ -12,9 +12,11 @@
 Mapping: title -> id (slugged), stem (text before and after the answer block) -> stem, `=` or a
 positive `%weight%` -> keyed option, `#feedback` -> rationale, `####` -> explanation, the category
 path -> exam code and domain (a segment naming an exam code, a segment naming one of its domains).
-`\\~ \\= \\# \\{ \\} \\:` and `\\n` escapes are decoded. Questions of other GIFT types (true/false,
-short answer, numeric, matching, essay, description) are reported and not imported; so is any
-answer or text that cannot be placed. Comments are kept as comments in the new files.
+`\\~ \\= \\# \\{ \\} \\:` and `\\n` escapes are decoded. Matching (`=prompt -> response`, no `~`)
+becomes a matching question: each prompt matches its response, an empty prompt (`=-> text`) is a
+surplus response; GIFT has no feedback per pair. Questions of other GIFT types (true/false, short
+answer, numeric, essay, description) are reported and not imported; so is any answer or text that
+cannot be placed. Comments are kept as comments in the new files.
 """
 
 from __future__ import annotations
@@ -156,6 +158,8 @@ def _parse_question(block: _Block, q: Imported) -> dict | None:
     gm = _find_unescaped(body, "####")
     if gm >= 0:
         body, general = body[:gm], unescape(body[gm + 4:]).strip()
+    if "->" in body and _find_unescaped(body, "~") < 0 and _find_unescaped(body, "=") >= 0:
+        return {"title": title, "stem": stem, "pairs": _pairs(body, block, q), "general": general}
     if not body or body.upper() in ("T", "F", "TRUE", "FALSE") or body.startswith("#") or "->" in body:
         kind = "essay" if not body else "numeric" if body.startswith("#") else "matching" if "->" in body else "true/false"
         q.unmapped.append(Unmapped(block.line, f"{kind} question, not multiple choice; not imported: {_short(stem)}"))
@@ -180,6 +184,36 @@ def _parse_question(block: _Block, q: Imported) -> dict | None:
     return {"title": title, "stem": stem, "options": options, "general": general}
 
 
+def _pairs(body: str, block: _Block, q: Imported) -> list[tuple[str, str]]:
+    """GIFT matching as Moodle reads it: answers split at each unescaped `=`, each at its first
+    `->` into (subquestion, answer); an empty subquestion is an extra wrong answer."""
+    pairs = []
+    for mark, piece, _off in _split_unescaped(body, "="):
+        if not mark:
+            if piece.strip():
+                q.unmapped.append(Unmapped(block.line, f"text before the first = answer: {_short(unescape(piece))}"))
+            continue
+        left, arrow, right = piece.partition("->")
+        if not arrow:
+            q.unmapped.append(Unmapped(block.line, f"matching answer without '->': {_short(unescape(piece))}"))
+            continue
+        pairs.append((unescape(left).strip(), unescape(right).strip()))
+    return pairs
+
+
+def _matching(parsed: dict, q: Imported) -> dict | None:
+    """prompts and responses of a GIFT matching question (ids: slugs of the texts)."""
+    responses = list(dict.fromkeys(right for _, right in parsed["pairs"] if right))
+    prompts = [(left, right) for left, right in parsed["pairs"] if left]
+    if not prompts or any(not right for _, right in prompts):
+        q.unmapped.append(Unmapped(q.line, "matching question with a prompt but no answer; not imported"))
+        return None
+    ids = dict(zip(responses, option_ids(responses)))
+    return {"prompts": [{"id": pid, "text": left, "match": ids[right]}
+                        for pid, (left, right) in zip(option_ids([p for p, _ in prompts]), prompts)],
+            "responses": [{"id": ids[r], "text": r} for r in responses]}
+
+
 def _find_unescaped(text: str, what: str, start: int = 0) -> int:
     i = start
     while i < len(text):
@@ -197,7 +231,7 @@ def _short(text: str, n: int = 60) -> str:
     return repr(one if len(one) <= n else one[: n - 3] + "...")
 
 
-@importer("gift", "Moodle GIFT: multiple-choice questions with per-answer and general feedback", suffixes=(".gift", ".txt"))
+@importer("gift", "Moodle GIFT: multiple-choice and matching questions with per-answer and general feedback", suffixes=(".gift", ".txt"))
 def read_gift(job: ImportJob) -> ImportResult:
     blocks, categories, stray = _blocks(job.text)
     result = ImportResult()
@@ -210,6 +244,22 @@ def read_gift(job: ImportJob) -> ImportResult:
             result.unmapped += [Unmapped(block.line, f"comment of a question not imported: {c!r}") for c in block.comments]
             continue
         _place_from_category(q, job, _category_for(block.line, categories), block.line)
+        if "pairs" in parsed:
+            if (shape := _matching(parsed, q)) is None:
+                result.unmapped += q.unmapped
+                continue
+            data = {"format": 1}
+            words = parsed["title"] or stem_words(parsed["stem"], [p["text"] for p in shape["prompts"]])
+            data["id"] = question(words, data, q.data["exam"], q.data["domain"])
+            data.update({"exam": q.data["exam"], "domain": q.data["domain"], "type": "matching", "status": "draft",
+                         "stem": parsed["stem"], **shape})
+            data["explanation"] = parsed["general"] or placeholder("general feedback")
+            if not parsed["general"]:
+                q.unmapped.append(Unmapped(block.line, "no general feedback (####) to use as the explanation"))
+            q.unmapped.append(Unmapped(block.line, "GIFT matching has no feedback per pair: the prompts have no rationale"))
+            q.data, q.comments = data, block.comments
+            result.questions.append(q)
+            continue
         opts = parsed["options"]
         keyed = [o for o in opts if o["weight"] > 0]
         weights = {round(o["weight"], 3) for o in keyed}

@@ -1,4 +1,5 @@
-"""`moodle`: Moodle XML, multiple-choice questions with their categories, feedback and tags.
+"""`moodle`: Moodle XML, multiple-choice, matching and ordering questions with their categories,
+feedback and tags.
 
 The reverse of docs/exports-web.md's table:
 
@@ -12,6 +13,10 @@ The reverse of docs/exports-web.md's table:
   feedback (any other feedback: the rationale), `generalfeedback` `div.qlint-explanation` /
   `qlint-trap` / `qlint-references` -> explanation, trap, references (any other general feedback:
   the explanation), `tags` -> tags, images (`@@PLUGINFILE@@` + `<file>`) -> files beside the question.
+
+`match` and `ordering` questions are read by `_moodle_types`; a case study's category (idnumber
+`CODE/domain/case-id`) gives a case file from its `description` question (the scenario; its name is
+the title), `items` = the questions that follow, each of which says `case:`.
 
 Moodle XML cannot carry option ids (they become slugs of the option text), status (imported
 questions are drafts), difficulty, related questions or pinned options. Other question types,
@@ -44,7 +49,9 @@ DEFAULT_COMBINED = {  # what the exporter writes; anything else an author wrote 
 }
 IGNORED = {"name", "questiontext", "generalfeedback", "defaultgrade", "penalty", "hidden", "idnumber", "single",
            "shuffleanswers", "answernumbering", "showstandardinstruction", "shownumcorrect", "answer", "tags",
-           *DEFAULT_COMBINED}
+           *DEFAULT_COMBINED,
+           # match and ordering (read in _moodle_types; the ordering settings are checked there)
+           "subquestion", "layouttype", "selecttype", "selectcount", "gradingtype", "showgrading", "numberingstyle"}
 PLUGINFILE = "@@PLUGINFILE@@/"
 
 
@@ -66,6 +73,16 @@ def _flag(el: etree._Element, name: str, default: bool) -> bool:
     return default if not value else value in ("true", "1", "yes")
 
 
+def heading(div: etree._Element) -> etree._Element | None:
+    """Remove and return a section's heading, a first `<p><strong>…</strong></p>`, if it has one."""
+    first = next(iter(div), None)
+    if first is not None and local(first) == "p" and len(first) == 1 and local(first[0]) == "strong" \
+            and not (first.text or "").strip() and not (first[0].tail or "").strip():
+        remove(first)
+        return first[0]
+    return None
+
+
 def split_category(path: str) -> list[str]:
     """`$course$/A/B//C` -> ['A', 'B/C']: Moodle doubles a `/` inside a category name."""
     parts = [p.replace("\x00", "/") for p in path.replace("//", "\x00").split("/")]
@@ -73,8 +90,9 @@ def split_category(path: str) -> list[str]:
 
 
 class QuestionReader:
-    def __init__(self, el: etree._Element, job: ImportJob, category: tuple[str, str, int]) -> None:
+    def __init__(self, el: etree._Element, job: ImportJob, category: tuple[str, str, int], case: str = "") -> None:
         self.el, self.job, self.category = el, job, category
+        self.case = case  # the case study whose category holds the question (qlint's export), or ""
         self.q = Imported({}, el.sourceline or 1)
         self.files: dict[str, bytes] = {}  # @@PLUGINFILE@@ name -> bytes, for the text area being read
         self.text = TextReader(self.q, self._image)
@@ -130,16 +148,18 @@ class QuestionReader:
         el, line = self.area(holder)
         if el is None:
             return {}, None
+        return self.parts_of(el, line, holder, names, what)
+
+    def parts_of(self, el: etree._Element, line: int, holder: etree._Element, names: dict[str, str],
+                 what: str) -> tuple[dict[str, Any], etree._Element | None]:
         divs = [d for d in el.iter() if local(d) == "div" and set(classes(d)) & (set(names) | {"qlint-references"})]
         if not divs:
             return {}, el
         out: dict[str, Any] = {}
         for div in divs:
             cls = next(c for c in classes(div) if c in names or c == "qlint-references")
-            first = next(iter(div), None)
-            if cls in HEADINGS and first is not None and local(first) == "p" and len(first) == 1 and local(first[0]) == "strong" \
-                    and not (first.text or "").strip() and not (first[0].tail or "").strip():
-                remove(first)  # the visible heading the exporter adds ("Why this is correct", ...)
+            if cls in HEADINGS:
+                heading(div)  # the visible heading the exporter adds ("Why this is correct", ...)
             if cls == "qlint-references":
                 out["references"] = self.references(div)
             else:
@@ -163,10 +183,7 @@ class QuestionReader:
 
     def read(self) -> Imported:
         el, data = self.el, self.q.data
-        exam, domain, line = self.category
-        place(self.q, self.job, exam, domain, line or self.q.line)
-        data["format"] = 1
-        data["id"] = self._id()
+        self.head_id()
         # multichoiceset (the All-or-Nothing plugin, written by --scoring all-or-nothing) is always multiple
         single = _flag(el, "single", True) and el.get("type") != "multichoiceset"
         answers = [a for a in el if local(a) == "answer"]
@@ -175,24 +192,56 @@ class QuestionReader:
         data["type"] = "single" if single else "multiple"
         if not single:
             data["choose"] = sum(keyed)
+        self.head()
+        data["options"] = self._options(answers, keyed)
+        self.general()
+        return self.done()
+
+    def head_id(self) -> None:
+        """Exam, domain and id (first: notes about them come first)."""
+        exam, domain, line = self.category
+        place(self.q, self.job, exam, domain, line or self.q.line)
+        self.q.data["format"] = 1
+        self.q.data["id"] = self._id()
+
+    def head(self) -> None:
+        """Status, case, shuffle, tags and stem: what every question type has after its id."""
+        el, data = self.el, self.q.data
         data["status"] = "draft"
+        if self.case:
+            data["case"] = self.case
         if not _flag(el, "shuffleanswers", True):
             data["shuffle"] = False
         tags = [t for t in (_text(tag).strip() for tag in el.iter() if local(tag) == "tag") if t]
         if tags := clean_tags(tags, self.note):
             data["tags"] = tags
         data["stem"] = self.markdown(_child(el, "questiontext"), "stem") or self._missing("stem", "question text")
-        data["options"] = self._options(answers, keyed)
-        general, rest = self.parts(_child(el, "generalfeedback"), GENERAL_PARTS, "general feedback")
-        if rest is not None:
-            general = {"explanation": self.text.markdown(rest, "general feedback")}
+
+    def general(self, block: str = "") -> etree._Element | None:
+        """Explanation, trap and references from the general feedback; returns the `div.<block>`
+        it holds (taken out first: qlint's step-by-step or pair-by-pair breakdown), if any."""
+        holder = _child(self.el, "generalfeedback")
+        found = None
+        general: dict[str, Any] = {}
+        if holder is not None:
+            el, line = self.area(holder)
+            if el is not None:
+                found = next((d for d in el.iter() if local(d) == "div" and classes(d) == [block]), None) if block else None
+                if found is not None:
+                    remove(found)
+                general, rest = self.parts_of(el, line, holder, GENERAL_PARTS, "general feedback")
+                if rest is not None:
+                    general = {"explanation": self.text.markdown(rest, "general feedback")}
         for key, value in general.items():
             if value:
-                data[key] = value
-        if not data.get("explanation"):
-            data["explanation"] = self._missing("explanation", "general feedback")
+                self.q.data[key] = value
+        if not self.q.data.get("explanation"):
+            self.q.data["explanation"] = self._missing("explanation", "general feedback")
+        return found
+
+    def done(self) -> Imported:
         self._moodle_only()
-        self.q.data = in_schema_order(data)
+        self.q.data = in_schema_order(self.q.data)
         return self.q
 
     def _missing(self, what: str, source_part: str) -> str:
@@ -271,14 +320,46 @@ def _category(el: etree._Element, job: ImportJob) -> tuple[str, str, int]:
     idnumber = _plain(_child(el, "idnumber"))
     exam, _, domain = idnumber.partition("/")
     if exam and exam.upper() in job.exams:
-        return exam, domain, el.sourceline or 0
+        return exam, domain.split("/")[0], el.sourceline or 0
     parts = split_category(_text(_child(el, "category")))
     code = next((p for p in parts if p.upper() in job.exams), "")
     rest = [p for p in parts if p != code]
     return code, rest[-1] if rest else "", el.sourceline or 0
 
 
-@importer("moodle", "Moodle XML: multiple-choice questions with categories, feedback, tags and images", suffixes=(".xml",),
+def _case_of(el: etree._Element) -> str:
+    """The case study id of a category qlint's export wrote for one (`CODE/domain/case-id`), or ""."""
+    parts = _plain(_child(el, "idnumber")).split("/")
+    return parts[2] if len(parts) == 3 and QUESTION_ID.match(parts[2]) else ""
+
+
+def read_scenario(el: etree._Element, job: ImportJob, category: tuple[str, str, int], case: str) -> Imported:
+    """A case study file from the `description` question of a case's category (qlint's export): the
+    scenario, its title from the name; `items` are filled with the questions that follow it."""
+    reader = QuestionReader(el, job, category, case)
+    reader.q.kind = "case"
+    exam, domain, line = category
+    place(reader.q, job, exam, domain, line or reader.q.line)
+    data = reader.q.data
+    data.update({"format": 1, "id": case})
+    if title := _text(_child(el, "name")).strip():
+        data["title"] = title
+    data["status"] = "draft"
+    data["scenario"] = reader.markdown(_child(el, "questiontext"), "scenario") or reader._missing("scenario", "description text")
+    data["items"] = []
+    general, rest = reader.parts(_child(el, "generalfeedback"), {}, "general feedback")
+    if general.get("references"):
+        data["references"] = general["references"]
+    if rest is not None and "".join(rest.itertext()).strip():
+        reader.note(f"the scenario's general feedback has no place in a case file: {short(''.join(rest.itertext()))}")
+    if (idnumber := _plain(_child(el, "idnumber"))) and idnumber != case:
+        reader.note(f"idnumber {idnumber!r} differs from the case id {case!r} of its category; the case id is used")
+    order = ("format", "id", "exam", "domain", "title", "status", "scenario", "items", "references")  # case.schema.json's
+    reader.q.data = {k: data[k] for k in order if k in data}
+    return reader.q
+
+
+@importer("moodle", "Moodle XML: multiple-choice, match and ordering questions with categories, feedback, tags and images", suffixes=(".xml",),
           reads="bytes")
 def read_moodle(job: ImportJob) -> ImportResult:
     root = parse(job.data, job.source.name)
@@ -286,7 +367,12 @@ def read_moodle(job: ImportJob) -> ImportResult:
     if local(root) != "quiz":
         result.unmapped.append(Unmapped(root.sourceline or 1, f"the root element is <{local(root)}>, not <quiz>: not Moodle XML"))
         return result
-    category = ("", "", 0)
+    from qlint.importers._moodle_types import MatchReader, OrderingReader
+
+    readers = {"multichoice": QuestionReader, "multichoiceset": QuestionReader, "match": MatchReader,
+               "ordering": OrderingReader}
+    category, case = ("", "", 0), ""
+    scenario: Imported | None = None  # the case file being filled, in a case study's category
     for el in root:
         if not local(el):
             continue
@@ -294,11 +380,17 @@ def read_moodle(job: ImportJob) -> ImportResult:
         if local(el) != "question":
             result.unmapped.append(Unmapped(el.sourceline or 0, f"<{local(el)}> is not a question"))
         elif kind == "category":
-            category = _category(el, job)
-        elif kind in ("multichoice", "multichoiceset"):
-            result.questions.append(QuestionReader(el, job, category).read())
+            category, case = _category(el, job), _case_of(el)
+            scenario = None
+        elif kind in readers:
+            result.questions.append(readers[kind](el, job, category, case).read())
+            if scenario is not None:
+                scenario.data["items"].append(result.questions[-1].data["id"])
+        elif kind == "description" and case and scenario is None:
+            scenario = read_scenario(el, job, category, case)
+            result.questions.append(scenario)
         else:
             name = _text(_child(el, "name")).strip()
-            result.unmapped.append(Unmapped(el.sourceline or 0, f"{kind or 'untyped'} question {name!r}: only multichoice "
-                                            "questions are imported"))
+            result.unmapped.append(Unmapped(el.sourceline or 0, f"{kind or 'untyped'} question {name!r}: only multichoice, "
+                                            "match and ordering questions are imported"))
     return result
