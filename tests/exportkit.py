@@ -41,10 +41,11 @@ HOSTILE = ('Pick <script>window.__pwned = 1</script> or <img src=x onerror="wind
            'and ]]> & &amp; "double" \'single\' ~ = # { } : \\ Zürich 東京 🙂')
 
 
-# CHOICE_ONLY: the sample bank's ordering and matching questions and its case study with its
-# questions (issue 13) are drafts that `qlint export` leaves out by status; these loaders, which
-# skip the status filter, leave them out too until every exporter carries the new types. Tests
-# of the new types load tests/fixtures/types.
+# CHOICE_ONLY: these loaders give the sample bank's single and multiple questions outside case
+# studies, for the tests of what every target does with options (letters, shuffling, partial
+# credit). Every exporter carries ordering, matching and case studies too (issue 13); their
+# tests load tests/fixtures/types, call `load_bank(..., every_type=True)` or go through the CLI,
+# which exports the whole sample bank.
 
 
 def load_questions(root: Path) -> tuple[list[Question], dict, Path]:

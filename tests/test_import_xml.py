@@ -30,7 +30,7 @@ def sample_bank() -> dict[str, dict]:
     out = {}
     for path in sorted((BANK / "mla-c01").rglob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if path.parent.name != "cases" and data["status"] in ("published", "review"):  # what export takes
+        if data["status"] in ("published", "review"):  # what export takes (case study files too)
             out[data["id"]] = data
     return out
 
@@ -71,13 +71,18 @@ def test_qti_package_of_the_sample_bank_reads_back_as_the_same_questions(capsys,
     monkeypatch.chdir(project)
     code, out, err = run(capsys, "import", "--from", fmt, str(package))
     assert code == 0, err
-    assert "could not map" not in err and "Imported 20 questions; 0 item(s) could not be mapped." in err
-    back = imported(project / "bank")
-    assert len(out.splitlines()) == 20
     expected = sample_bank()
+    cases = sum(1 for d in expected.values() if "scenario" in d)
+    assert "could not map" not in err, err
+    assert f"Imported {len(expected) - cases} questions and {cases} case study; 0 item(s) could not be mapped." in err
+    back = imported(project / "bank")
+    assert len(out.splitlines()) == len(expected)
     assert set(back) == set(expected)
     for qid, (path, data) in back.items():
         assert data == final_newline(expected[qid]), qid  # every field, every text, exactly
+        if "scenario" in data:  # the case study: a file of the exam's cases/ folder (`qlint check` below validates it)
+            assert path.parent.name == "cases", path
+            continue
         assert path.parent.name == data["domain"] and schema_errors(project, path) == []
         assert f"# Imported by qlint from {package}/items/{qid}.xml:2 ({fmt}); review it." in path.read_text(encoding="utf-8")
     code, _out, err = run(capsys, "check", "bank")
@@ -95,6 +100,8 @@ def test_moodle_xml_of_the_sample_bank_reads_back(capsys, tmp_path, monkeypatch)
     assert code == 0, err
     back, expected = imported(project / "bank"), sample_bank()
     cases = {qid: back.pop(qid) for qid, (path, _data) in list(back.items()) if path.parent.name == "cases"}
+    assert set(cases) == {qid for qid, d in expected.items() if "scenario" in d}
+    expected = {qid: d for qid, d in expected.items() if qid not in cases}
     assert set(back) == set(expected)
     for qid, (path, data) in back.items():
         want = final_newline(expected[qid])
