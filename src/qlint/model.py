@@ -104,7 +104,9 @@ class ResponseView(PartView):
 
 
 @dataclass(frozen=True)
-class Question:
+class BankFile:
+    """A schema-valid bank file's data with its path: what questions and case studies share."""
+
     path: str
     data: dict[str, Any]
 
@@ -120,6 +122,9 @@ class Question:
     def domain(self) -> str:
         return self.data.get("domain", "")
 
+
+@dataclass(frozen=True)
+class Question(BankFile):
     @property
     def type(self) -> str:
         return self.data.get("type", "single")
@@ -187,23 +192,8 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Case:
+class Case(BankFile):
     """A case study: one scenario shared by the questions listed in `items`, each scored separately."""
-
-    path: str
-    data: dict[str, Any]
-
-    @property
-    def id(self) -> str:
-        return self.data.get("id", "")
-
-    @property
-    def exam(self) -> str:
-        return self.data.get("exam", "")
-
-    @property
-    def domain(self) -> str:
-        return self.data.get("domain", "")
 
     @property
     def title(self) -> str:
