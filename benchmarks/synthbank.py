@@ -196,9 +196,11 @@ def _rewrite_text_fields(text: str, change, drop: frozenset[str] = frozenset()) 
 
 
 def grow(out: Path, n: int, seed: int = 16, rate: float = 0.2) -> None:
-    """Write `n` questions grown from the sample bank: question i is sample i mod 21 with each
-    text word replaced, with probability `rate`, by a word drawn from the sample's own text, and
-    each field of LEFT_OUT dropped with its probability. Same seed, same bytes."""
+    """Write `n` files grown from the sample bank: file i is sample file i mod (their number) with
+    each text word replaced, with probability `rate`, by a word drawn from the sample's own text,
+    and each field of LEFT_OUT dropped with its probability. Ids get the copy's suffix, and so do
+    the ids a copy refers to (related questions, its case study, a case's items), so each copy of
+    the sample is a consistent bank of its own. Same seed, same bytes."""
     rng = random.Random(seed)
     samples = _sample_questions()
     words = _text_words([t for _, t in samples])
@@ -220,6 +222,9 @@ def grow(out: Path, n: int, seed: int = 16, rate: float = 0.2) -> None:
         grown = re.sub(r"^id: (\S+)$", lambda m: f"id: {m[1]}{suffix}", text, count=1, flags=re.M)
         grown = re.sub(r"^related: \[(.*)\]$", lambda m: "related: [" + ", ".join(
             f"{r.strip()}{suffix}" for r in m[1].split(",")) + "]", grown, count=1, flags=re.M)
+        grown = re.sub(r"^case: (\S+)$", lambda m: f"case: {m[1]}{suffix}", grown, count=1, flags=re.M)
+        if path.parent.name == "cases":  # its items, one id per line
+            grown = re.sub(r"^(  - )([a-z0-9][a-z0-9-]*)$", lambda m: f"{m[1]}{m[2]}{suffix}", grown, flags=re.M)
         drop = frozenset(k for k, share in LEFT_OUT.items() if rng.random() < share)
         target = out / path.relative_to(REPO / "bank").parent / f"{path.stem}{suffix}.yaml"
         target.parent.mkdir(parents=True, exist_ok=True)
