@@ -31,6 +31,16 @@ def _is_placeholder(text: str) -> bool:
     return view(text).normal in PLACEHOLDERS
 
 
+def rationale_flaw(text: str, min_words: int) -> str | None:
+    """What is wrong with a rationale that is there: "empty", "placeholder", "short" or None.
+    K001 (options) and P001 (steps, pairs) word their findings each for its own parts."""
+    if not text.strip():
+        return "empty"
+    if _is_placeholder(text):
+        return "placeholder"
+    return "short" if len(view(text).tokens) < min_words else None
+
+
 @rule(
     "K001", "option-rationale", "error",
     options={
@@ -72,15 +82,15 @@ def option_rationale(q: Question, ctx) -> Iterator[Finding]:
             yield Finding(o.pointer, f"option {o.id!r} has no rationale: say why it is {'right' if o.correct else 'wrong'} here")
             continue
         where = f"{o.pointer}/rationale"
-        if not text.strip():
+        flaw = rationale_flaw(text, min_words)
+        if flaw == "empty":
             yield Finding(where, f"option {o.id!r} has an empty rationale")
-            continue
-        if _is_placeholder(text):
+        elif flaw == "placeholder":
             yield Finding(where, f"option {o.id!r} has a placeholder rationale {text.strip()!r}: explain why")
-            continue
-        words = len(view(text).tokens)
-        if words < min_words:
-            yield Finding(where, f"option {o.id!r} has a rationale of {words} words; write at least {min_words}")
+        elif flaw == "short":
+            yield Finding(where, f"option {o.id!r} has a rationale of {len(view(text).tokens)} words; "
+                                 f"write at least {min_words}")
+        if flaw:
             continue
         key = view(text).normal
         if key in seen:

@@ -15,7 +15,7 @@ from qlint.model import MATCHING, ORDERING, Question
 from qlint.prose.soundness import data_errors
 from qlint.prose.views import view
 from qlint.rules import Finding, Option, rule
-from qlint.rules.core import _is_placeholder
+from qlint.rules.core import _is_placeholder, rationale_flaw
 
 NEW_TYPES = (ORDERING, MATCHING)
 _EXAM = "Exam format (AWS MLA-C01 / AIF-C01 exam guides: ordering 3-5 steps, matching 3-7 prompts)"
@@ -82,12 +82,13 @@ def part_rationale(q: Question, ctx) -> Iterator[Finding]:
             yield Finding(part.pointer, f"{kind} {part.id!r} has no rationale: say {why}")
             continue
         where = f"{part.pointer}/rationale"
-        if not text.strip() or _is_placeholder(text):
+        flaw = rationale_flaw(text, min_words)
+        if flaw in ("empty", "placeholder"):
             yield Finding(where, f"{kind} {part.id!r} has an empty or placeholder rationale")
-            continue
-        words = len(view(text).tokens)
-        if words < min_words:
-            yield Finding(where, f"{kind} {part.id!r} has a rationale of {words} words; write at least {min_words}")
+        elif flaw == "short":
+            yield Finding(where, f"{kind} {part.id!r} has a rationale of {len(view(text).tokens)} words; "
+                                 f"write at least {min_words}")
+        if flaw:
             continue
         key = view(text).normal
         if key in seen:
