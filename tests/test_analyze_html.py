@@ -11,6 +11,8 @@ from conftest import REPO
 from qlint.cli import main
 from test_html_browser import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
 
+SAMPLE = REPO / "examples" / "synthetic-responses.csv"
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
@@ -30,17 +32,21 @@ def test_report_opens_draws_charts_and_lists_flagged_items_first(browser, report
     tab = Tab(browser)
     page = tab.open(report)
     assert page.title() == "qlint item analysis"
+    answered = {line.split(",")[1] for line in SAMPLE.read_text(encoding="utf-8").splitlines()[1:]}
     dots = page.locator("svg.scatter circle.dot")
-    assert dots.count() == 20 and page.locator("svg.scatter circle.dot.flagged").count() == 2
+    assert dots.count() == len(answered) and page.locator("svg.scatter circle.dot.flagged").count() == 3
     box = dots.first.bounding_box()
     assert box and box["width"] > 3 and box["height"] > 3  # drawn, not collapsed
     items = page.locator("section.item")
-    assert items.count() == 20
-    first = items.nth(0)
-    assert "flagged" in first.get_attribute("class")
-    assert first.locator("h3").inner_text() == "mla-c01-deploy-multi-model-endpoint"  # the error (R002) first
-    assert "R002" in first.locator(".findings").inner_text()
-    assert "R003" in items.nth(1).locator(".findings").inner_text()
+    assert items.count() == len(answered)
+    heads = [items.nth(i).locator("h3").inner_text() for i in range(3)]
+    assert all("flagged" in items.nth(i).get_attribute("class") for i in range(3))
+    assert "flagged" not in items.nth(3).get_attribute("class")
+    # the two items with an error (R002: the planted miskey and the planted swapped steps) first
+    assert set(heads[:2]) == {"mla-c01-deploy-multi-model-endpoint", "mla-c01-prep-feature-store-ingest-order"}
+    assert all("R002" in items.nth(i).locator(".findings").inner_text() for i in range(2))
+    assert "R003" in items.nth(2).locator(".findings").inner_text()
+    first = items.nth(heads.index("mla-c01-deploy-multi-model-endpoint"))
     bars = first.locator("svg.options rect.bar")
     assert bars.count() == 3 * 4 and max(bars.nth(i).bounding_box()["width"] for i in range(12)) > 50
     ARTIFACTS.mkdir(exist_ok=True)

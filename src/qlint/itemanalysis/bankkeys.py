@@ -35,8 +35,9 @@ def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], lis
                                                            "responses go to the first"))
             continue
         key = ItemKey.of(q)
-        if not key.keymask or len(q.options) > MAX_OPTIONS:  # K002 / the schema say why
-            why = "no option is marked correct" if not key.keymask else f"more than {MAX_OPTIONS} options"
+        if not key.keymask or key.n_options > MAX_OPTIONS:  # K002 / the schema say why
+            why = (f"more than {MAX_OPTIONS} {'options' if key.is_choice else 'parts'}" if key.keymask
+                   else "no option is marked correct" if key.is_choice else "no step is keyed")
             notes.append(Note(f"{display_path(path)}:1:1", f"{why}: its responses cannot be scored"))
             continue
         keys[q.id] = key

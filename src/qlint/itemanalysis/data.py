@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -21,27 +22,100 @@ class ResponsesError(ValueError):
         self.message = message
 
 
+ANSWERED = 1 << 40  # set on every answered ordering or matching cell: all parts wrong is not skipped
+PART_BITS = (1 << 32) - 1  # the bits scoring reads (popcount covers 32)
+
+
 @dataclass(frozen=True)
 class ItemKey:
-    """What scoring and mapping need of one bank question."""
+    """What scoring and mapping need of one bank question.
+
+    A choice question's parts are its options. An ordering question's parts are the places of
+    its keyed steps, a matching question's its prompts: part i is "right" when the learner put
+    the right step in place i, or gave prompt i its match, so every part is a key and scoring
+    (exactly the keys, or 1/k a part) reads them as it reads options."""
 
     id: str
     path: str
     option_ids: tuple[str, ...]
     option_texts: tuple[str, ...]
-    keymask: int  # bit i set: option i is a key
+    keymask: int  # bit i set: part i is a key
     multiple: bool
     stem: str
+    kind: str = "choice"  # choice | ordering | matching
+    pointers: tuple[str, ...] = ()  # part i's JSON pointer in the question
+    accepts: frozenset[str] = frozenset()  # ordering: every step id; matching: every response id
+    matches: tuple[str, ...] = ()  # matching: the response id that each prompt matches
 
     @classmethod
     def of(cls, q: Question) -> "ItemKey":
+        if q.type == "ordering":
+            order = q.key_order
+            return cls(q.id, q.path, tuple(s.id for s in order), tuple(s.text for s in order), (1 << len(order)) - 1,
+                       True, q.stem, "ordering", tuple(s.pointer for s in order), frozenset(s.id for s in q.steps))
+        if q.type == "matching":
+            ps = q.prompts
+            return cls(q.id, q.path, tuple(p.id for p in ps), tuple(p.text for p in ps), (1 << len(ps)) - 1,
+                       True, q.stem, "matching", tuple(p.pointer for p in ps), frozenset(r.id for r in q.responses),
+                       tuple(p.match for p in ps))
         keymask = sum(1 << o.index for o in q.options if o.correct)
         return cls(q.id, q.path, tuple(o.id for o in q.options), tuple(o.text for o in q.options), keymask,
-                   q.type == "multiple" or bin(keymask).count("1") > 1, q.stem)
+                   q.type == "multiple" or bin(keymask).count("1") > 1, q.stem,
+                   pointers=tuple(o.pointer for o in q.options))
 
     @property
     def n_options(self) -> int:
         return len(self.option_ids)
+
+    @cached_property
+    def _place(self) -> dict[str, int]:
+        return {o: i for i, o in enumerate(self.option_ids)}
+
+    @property
+    def is_choice(self) -> bool:
+        return self.kind == "choice"
+
+    def pointer(self, i: int) -> str:
+        return self.pointers[i] if i < len(self.pointers) else f"/options/{i}"
+
+    def label(self, i: int) -> str:
+        """How findings name part i."""
+        if self.kind == "ordering":
+            return f"step {self.option_ids[i]!r} in place {i + 1}"
+        if self.kind == "matching":
+            return f"pair {self.option_ids[i]!r} = {self.matches[i]!r}"
+        return f"option {i + 1} ({self.option_ids[i]!r})"
+
+    def read(self, cell: str) -> tuple[int, str]:
+        """(bit mask, "") of an answer cell of the generic CSV, or (-2, why it cannot be read).
+        Choice: option ids joined by `|`. Ordering: step ids in the order the learner put them.
+        Matching: `prompt=response` pairs joined by `|`. Empty: skipped (0)."""
+        parts = [p.strip() for p in cell.split("|") if p.strip()]
+        if self.kind == "choice":
+            place = self._place
+            bad = next((p for p in parts if p not in place), None)
+            if bad is not None:
+                return -2, f"{self.id} has no option {bad!r}"
+            return sum(1 << place[p] for p in set(parts)), ""
+        if not parts:
+            return 0, ""
+        if self.kind == "ordering":
+            bad = next((p for p in parts if p not in self.accepts), None)
+            if bad is not None:
+                return -2, f"{self.id} has no step {bad!r}"
+            if len(set(parts)) < len(parts) or len(parts) > self.n_options:
+                return -2, (f"{self.id} orders {self.n_options} steps, each once; "
+                            f"the answer lists {len(parts)}{' with repeats' if len(set(parts)) < len(parts) else ''}")
+            return ANSWERED | sum(1 << i for i, s in enumerate(parts) if s == self.option_ids[i]), ""
+        pairs: dict[str, str] = {}
+        for p in parts:
+            prompt, eq, response = (x.strip() for x in p.partition("="))
+            if not eq or prompt not in self.option_ids or response not in self.accepts or prompt in pairs:
+                why = ("is not prompt=response" if not eq else f"names no prompt of {self.id}" if prompt not in self.option_ids
+                       else f"names no response of {self.id}" if response not in self.accepts else "repeats its prompt")
+                return -2, f"{self.id}: pair {p!r} {why}"
+            pairs[prompt] = response
+        return ANSWERED | sum(1 << i for i, pid in enumerate(self.option_ids) if pairs.get(pid) == self.matches[i]), ""
 
 
 @dataclass(frozen=True)

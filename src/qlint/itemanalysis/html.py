@@ -80,7 +80,9 @@ def option_chart(a: Analysis, j: int) -> str:
     key = a.items[j]
     label_w, bar_w, row_h = 120, 230, 44
     h = key.n_options * row_h + 24
-    out = [f'<svg class="options" viewBox="0 0 {label_w + bar_w + 50} {h}" role="img" aria-label="option choice shares '
+    what = "option choice shares" if key.is_choice else "share of each step in place" if key.kind == "ordering" \
+        else "share of each pair right"
+    out = [f'<svg class="options" viewBox="0 0 {label_w + bar_w + 50} {h}" role="img" aria-label="{what} '
            f'by score group for {escape(key.id)}">']
     for t in (0, 0.5, 1):
         gx = label_w + t * bar_w
@@ -89,7 +91,7 @@ def option_chart(a: Analysis, j: int) -> str:
     for i, oid in enumerate(key.option_ids):
         top = i * row_h + 4
         is_key = key.keymask >> i & 1
-        label = ("\u2713 " if is_key else "") + oid
+        label = ("\u2713 " if key.is_choice and is_key else f"{i + 1}. " if key.kind == "ordering" else "") + oid
         weight = ' font-weight="700"' if is_key else ""
         short = label if len(label) <= 14 else label[:13] + "\u2026"  # the label column is 120 units wide
         out.append(f'<text x="{label_w - 8}" y="{top + 20}" font-size="14" text-anchor="end"{weight}>'

@@ -38,6 +38,8 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
         if not m:
             continue
         key, why = index.find(m.group(2))
+        if key is not None and not key.is_choice:
+            key, why = None, f"{key.id} is a {key.kind} question; qlint reads its answers from the generic CSV only"
         if key is None:
             notes.append(Note(f"{path}:{line}:{col_of(header, j)}", f"Canvas question {m.group(1)}: {why}; skipped"))
         else:

@@ -1,6 +1,8 @@
 """The generic long CSV: `respondent,question,selected[,attempt][,timestamp]`, one row per
-respondent and question; `question` is the qlint id, `selected` the chosen option ids joined by
-`|` (empty: skipped); `timestamp` is ISO 8601 (it orders attempts when there is no number)."""
+respondent and question; `question` is the qlint id, `selected` the answer: the chosen option
+ids joined by `|`, an ordering question's step ids in the order given, a matching question's
+`prompt=response` pairs joined by `|` (empty: skipped); `timestamp` is ISO 8601 (it orders
+attempts when there is no number)."""
 
 from __future__ import annotations
 
@@ -33,7 +35,6 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
     width = max(at.values()) + 1
     who_at, q_at, sel_at = at["respondent"], at["question"], at["selected"]
     attempt_at, stamp_at = at.get("attempt"), at.get("timestamp")
-    option_of = {qid: {o: i for i, o in enumerate(k.option_ids)} for qid, k in keys.items()}
     masks: dict[tuple[str, str], int | None] = {}  # (question, cell) -> mask: cells repeat a lot
     unknown: set[str] = set()
     for line, row in rows:
@@ -42,9 +43,9 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
         qid, cell = row[q_at].strip(), row[sel_at]
         mask = masks.get((qid, cell), -1)
         if mask == -1:
-            mask = masks[(qid, cell)] = _mask(option_of.get(qid), cell)
+            mask = masks[(qid, cell)] = _mask(keys.get(qid), cell)
         if mask is None or mask < 0:
-            _note(path, line, row, at, qid, cell, option_of, unknown, notes)
+            _note(path, line, row, at, qid, cell, keys, unknown, notes)
             continue
         attempt = None
         if attempt_at is not None and row[attempt_at].strip():
@@ -56,29 +57,19 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
         yield (row[who_at].strip(), qid, mask, attempt, (stamp, line))
 
 
-def _mask(options: dict[str, int] | None, cell: str) -> int | None:
-    """Bit mask of the option ids in `cell`; None for an unknown question, -2 for an unknown option."""
-    if options is None:
-        return None
-    mask = 0
-    for oid in cell.split("|"):
-        oid = oid.strip()
-        if oid in options:
-            mask |= 1 << options[oid]
-        elif oid:
-            return -2
-    return mask
+def _mask(key: ItemKey | None, cell: str) -> int | None:
+    """Bit mask of the answer in `cell`; None for an unknown question, -2 for an answer it cannot be."""
+    return None if key is None else key.read(cell)[0]
 
 
-def _note(path, line, row, at, qid, cell, option_of, unknown, notes) -> None:
-    if qid not in option_of:
+def _note(path, line, row, at, qid, cell, keys, unknown, notes) -> None:
+    if qid not in keys:
         if qid not in unknown:  # once per question
             unknown.add(qid)
             notes.append(Note(f"{path}:{line}:{col_of(row, at['question'])}",
                               f"question {qid!r} is not in the bank; its rows are skipped"))
         return
-    bad = next(o.strip() for o in cell.split("|") if o.strip() and o.strip() not in option_of[qid])
-    notes.append(Note(f"{path}:{line}:{col_of(row, at['selected'])}", f"{qid} has no option {bad!r}; the row is skipped"))
+    notes.append(Note(f"{path}:{line}:{col_of(row, at['selected'])}", f"{keys[qid].read(cell)[1]}; the row is skipped"))
 
 
 def fast_answers(path: str, text: str, keys: dict[str, ItemKey], notes: list[Note]):
@@ -105,8 +96,7 @@ def fast_answers(path: str, text: str, keys: dict[str, ItemKey], notes: list[Not
     rows = np.array([respondents.setdefault(w, len(respondents)) for w in who_col], dtype=np.int64)
     pairs: dict[tuple[str, str], int] = {}
     codes = np.array([pairs.setdefault(p, len(pairs)) for p in zip(q_col, sel_col)], dtype=np.int64)
-    option_of = {qid: {o: i for i, o in enumerate(k.option_ids)} for qid, k in keys.items()}
-    pair_mask = np.array([m if (m := _mask(option_of.get(q), s)) is not None else -3 for q, s in pairs], dtype=np.int64)
+    pair_mask = np.array([m if (m := _mask(keys.get(q), s)) is not None else -3 for q, s in pairs], dtype=np.int64)
     pair_item = [q for q, _ in pairs]
     masks = pair_mask[codes]
     unknown: set[str] = set()
@@ -114,6 +104,6 @@ def fast_answers(path: str, text: str, keys: dict[str, ItemKey], notes: list[Not
         i = int(np.argmax(codes == code))
         row = [fields[i * width + c] for c in range(width)]
         at = {n: names.index(n) for n in REQUIRED}
-        _note(path, i + 2, row, at, q_col[i], sel_col[i], option_of, unknown, notes)
+        _note(path, i + 2, row, at, q_col[i], sel_col[i], keys, unknown, notes)
     keep = masks >= 0
     return list(respondents), rows[keep], pair_item, codes[keep], masks[keep]

@@ -74,6 +74,8 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
             qj = question_at[slot]
             qtext = row[qj] if qj < len(row) else ""
             key, why = index.find(qtext)
+            if key is not None and not key.is_choice:
+                key, why = None, f"{key.id} is a {key.kind} question; qlint reads its answers from the generic CSV only"
             if key is None:
                 if qtext.strip() and qtext not in unmapped:
                     unmapped.add(qtext)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from qlint.itemanalysis.data import NOT_SEEN, ItemKey, Responses
+from qlint.itemanalysis.data import NOT_SEEN, PART_BITS, ItemKey, Responses
 
 GROUP_SHARE = 0.27  # Kelley (1939): the upper and lower 27 % make D most sensitive
 SCORINGS = ("all-or-nothing", "partial")
@@ -32,10 +32,13 @@ def popcount(masks: np.ndarray) -> np.ndarray:
 def score(choices: np.ndarray, keys: list[ItemKey], scoring: str = "all-or-nothing") -> np.ndarray:
     """Item scores in [0, 1], NaN where not seen. All-or-nothing: exactly the keys. Partial (as
     qlint's Moodle export grades multiple response): +1/k per key chosen, -1/m per distractor
-    chosen (k keys, m distractors), floored at 0; single-answer items stay right/wrong."""
+    chosen (k keys, m distractors), floored at 0; single-answer items stay right/wrong. An
+    ordering or matching item's parts are all keys: 1/k a step in its place or a right pair."""
     if scoring not in SCORINGS:
         raise ValueError(f"unknown scoring {scoring!r}; choose from: {', '.join(SCORINGS)}")
     keymask = np.array([k.keymask for k in keys], dtype=np.int64)
+    seen = choices != NOT_SEEN
+    choices = np.where(seen, choices & PART_BITS, 0)  # drops ordering/matching's ANSWERED flag
     out = (choices == keymask).astype(float)
     if scoring == "partial":
         full = np.array([(1 << k.n_options) - 1 for k in keys], dtype=np.int64)
@@ -45,7 +48,7 @@ def score(choices: np.ndarray, keys: list[ItemKey], scoring: str = "all-or-nothi
         misses = popcount(choices & (full & ~keymask)) / np.maximum(n_wrong, 1)
         multiple = np.array([k.multiple for k in keys])
         out = np.where(multiple, np.clip(hits - misses, 0.0, 1.0), out)
-    out[choices == NOT_SEEN] = np.nan
+    out[~seen] = np.nan
     return out
 
 

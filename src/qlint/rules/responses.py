@@ -36,10 +36,6 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _option(key, i: int) -> str:
-    return f"option {i + 1} ({key.option_ids[i]!r})"
-
-
 @rule("R001", "too-few-respondents", "info", scope="responses",
       options={"min-respondents": Option(100, "Fewest respondents to an item before any response rule judges it.")},
       source="Sampling error of a correlation: SE(r) is about (1 - r^2) / sqrt(n - 1), so below ~100 "
@@ -81,7 +77,10 @@ def probable_miskey(a, ctx) -> Iterator[Finding]:
     For each item with enough respondents, compares the options' point-biserials (choosing the
     option against the rest score: the total without this item). Reports the key when its
     point-biserial is negative, and a distractor whose point-biserial is positive and above the
-    key's (by more than `margin`). For multiple-response items the weakest key is compared.
+    key's (by more than `margin`). For multiple-response items the weakest key is compared. For
+    ordering and matching items each keyed step's place and each pair is a part of the key:
+    the part whose point-biserial (getting it right against the rest score) is negative is
+    reported.
 
     ## Why it matters
     Learners who do well on the rest of the form should pick the key more often than those who
@@ -109,12 +108,18 @@ def probable_miskey(a, ctx) -> Iterator[Finding]:
         rivals = [i for i in range(key.n_options) if i not in keys and not math.isnan(rpb[i])
                   and rpb[i] > 0 and (math.isnan(k_r) or rpb[i] > k_r + margin)]
         best = max(rivals, key=lambda i: rpb[i], default=None)
-        rival = f"; strong learners choose {_option(key, best)}, point-biserial {_f(rpb[best])}" if best is not None else ""
-        if not math.isnan(k_r) and k_r < 0:
-            yield Finding(f"/options/{weakest}", f"the key's point-biserial is {_f(k_r)} ({a.n[j]} respondents): "
+        rival = f"; strong learners choose {key.label(best)}, point-biserial {_f(rpb[best])}" if best is not None else ""
+        if not math.isnan(k_r) and k_r < 0 and not key.is_choice:
+            yield Finding(key.pointer(weakest), f"{key.label(weakest)} has point-biserial {_f(k_r)} ({a.n[j]} "
+                          "respondents): learners who do well elsewhere get it wrong; check the key order"
+                          if key.kind == "ordering" else
+                          f"{key.label(weakest)} has point-biserial {_f(k_r)} ({a.n[j]} respondents): learners who "
+                          "do well elsewhere pair it otherwise; check the match", path=key.path)
+        elif not math.isnan(k_r) and k_r < 0:
+            yield Finding(key.pointer(weakest), f"the key's point-biserial is {_f(k_r)} ({a.n[j]} respondents): "
                           f"learners who do well elsewhere avoid it{rival}; check the key", path=key.path)
         elif best is not None:
-            yield Finding(f"/options/{best}", f"{_option(key, best)} discriminates better than the key "
+            yield Finding(key.pointer(best), f"{key.label(best)} discriminates better than the key "
                           f"({_f(rpb[best])} against {_f(k_r)}, {a.n[j]} respondents): check the key", path=key.path)
 
 
@@ -149,7 +154,7 @@ def non_functioning_distractor(a, ctx) -> Iterator[Finding]:
             if key.keymask >> i & 1 or math.isnan(share) or share >= least:
                 continue
             low, high = a.option_group_share[j, i, 0], a.option_group_share[j, i, 2]
-            yield Finding(f"/options/{i}", f"{_option(key, i)} chosen by {_pct(share)} of {a.n[j]} "
+            yield Finding(key.pointer(i), f"{key.label(i)} chosen by {_pct(share)} of {a.n[j]} "
                           f"(lower group {_pct(low)}, upper {_pct(high)}; threshold {_pct(least)}): it distracts "
                           "almost nobody", path=key.path)
 
@@ -271,5 +276,6 @@ def lowers_reliability(a, ctx) -> Iterator[Finding]:
     for j, key in enumerate(a.items):
         without = a.alpha_if_deleted[j]
         if not math.isnan(without) and without > a.alpha + gain:
-            yield Finding("/id", f"{a.reliability_name} would rise from {a.alpha:.3f} to {without:.3f} without this item "
+            digits = next((d for d in (3, 4, 5) if round(without, d) > round(a.alpha, d)), 6)  # never "0.912 to 0.912"
+            yield Finding("/id", f"{a.reliability_name} would rise from {a.alpha:.{digits}f} to {without:.{digits}f} without this item "
                           f"({a.alpha_n} respondents)", path=key.path)
