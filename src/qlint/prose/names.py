@@ -77,6 +77,8 @@ def aliases(q: Question) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     texts = [q.stem, q.explanation, *(o.text for o in q.options), *(o.rationale or "" for o in q.options)]
     pairs = []
     for t in texts:
+        if "(" not in t and "&" not in t:  # most texts hold no "X (Y)" (nor an entity for one): skip the search
+            continue
         for m in _ALIAS.finditer(view(t).plain):
             a, b = text_keys(m.group(1)), text_keys(m.group(2))
             if a and b:

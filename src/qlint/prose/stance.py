@@ -63,25 +63,24 @@ _NAME_MIN = 2  # "S3", "EC2": short names are the most distinctive words of an o
 
 # Verdict words say nothing about which option a text is about ("Correct: recall is ...").
 _VERDICT = frozenset("correct incorrect right wrong true false best answer choice".split())
+_SKIP = STOPWORDS | _VERDICT
 
 
 @per_text
 def option_words(text: str) -> frozenset[str]:
     """Stemmed content words of an option's text, names of two characters included (tokens
     keep their case so that camel-case names stay whole)."""
-    toks = [t.replace("’", "'").strip("-'") for t in _WORD.findall(view(text).plain)]
-    keep = [t for t in _parts(toks) if len(t) >= _NAME_MIN and (low := t.lower()) not in STOPWORDS and low not in _VERDICT]
+    plain = view(text).plain
+    if "’" in plain:
+        plain = plain.replace("’", "'")
+    keep = []
+    skip = _SKIP
+    for t in _WORD.findall(plain):  # one pass: this runs on every option, stem and rationale
+        t = t.strip("-'")
+        for p in (t, *filter(None, t.split("-"))) if "-" in t else (t,):
+            if len(p) >= _NAME_MIN and p.lower() not in skip:
+                keep.append(p)
     return frozenset(map(stem, keep))
-
-
-def _parts(tokens) -> list[str]:
-    """Tokens with hyphenated words also split ("multi-model" is "multi" and "model" too)."""
-    out = []
-    for t in tokens:
-        out.append(t)
-        if "-" in t:
-            out += [p for p in t.split("-") if p]
-    return out
 
 
 @per_question
@@ -111,30 +110,42 @@ _CONTRAST = frozenset("unlike than instead whereas versus vs opposed compared co
                       "cannot neither".split())
 _CONTRAST_SPAN = 6
 _BREAKS = frozenset(",;:.!?()")
+_SCOPED = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]*|[,;:.!?()]")
 
 
 @per_text
 def _scoped_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(all stemmed tokens, stemmed tokens outside contrast and negation scopes)."""
-    raw = re.findall(r"[A-Za-z0-9][A-Za-z0-9'’\-]*|[,;:.!?()]", view(text).plain)
+    plain = view(text).plain
+    if "’" in plain:
+        plain = plain.replace("’", "'")
     every: list[str] = []
     free: list[str] = []
     left = 0
-    for r in raw:
-        if r in _BREAKS:
+    st, contrast, breaks = stem, _CONTRAST, _BREAKS  # locals: one pass per token of every text
+    for r in _SCOPED.findall(plain):
+        if r in breaks:
             left = 0
             continue
-        cased = r.replace("’", "'").strip("-'")
+        cased = r.strip("-'")
+        if "-" in cased:
+            keys = [st(cased), *map(st, filter(None, cased.split("-")))]
+            every += keys
+        else:
+            keys = None
+            key = st(cased)
+            every.append(key)
         low = cased.lower()
-        keys = [stem(cased), *map(stem, filter(None, cased.split("-")))] if "-" in cased else [stem(cased)]
-        every += keys
-        if low in _CONTRAST or low.endswith("n't"):
+        if low in contrast or low.endswith("n't"):
             left = _CONTRAST_SPAN
             continue
         if left:
             left -= 1
             continue
-        free += keys
+        if keys is None:
+            free.append(key)
+        else:
+            free += keys
     return tuple(every), tuple(free)
 
 
