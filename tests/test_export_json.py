@@ -106,7 +106,8 @@ def test_ordering_record_carries_steps_key_order_and_distractor_steps(tmp_path):
     docs, result = _types_doc(tmp_path)
     assert result.warnings == []
     d, q = docs[ORDERING], by_id()[ORDERING]
-    assert (d["type"], d["choose"], d["options"], d["scoring"], d["credits"]) == ("ordering", 3, [], "all-or-nothing", None)
+    assert (d["type"], d["choose"], d["options"], d["scoring"]) == ("ordering", 3, [], "partial")  # the default
+    assert d["credits"] == {"create-model": 0.3333333, "create-endpoint-config": 0.3333333, "create-endpoint": 0.3333333}
     assert d["keys"] == ["create-model", "create-endpoint-config", "create-endpoint"]
     assert [s["id"] for s in d["steps"]] == [s.id for s in q.steps]  # authoring order
     assert [(s["correct"], s["position"]) for s in d["steps"]] == [(True, 1), (True, 2), (True, 3), (False, None)]
@@ -119,7 +120,8 @@ def test_ordering_record_carries_steps_key_order_and_distractor_steps(tmp_path):
 def test_matching_record_carries_prompts_with_their_match_and_surplus_responses(tmp_path):
     docs, _ = _types_doc(tmp_path)
     d, q = docs[MATCHING], by_id()[MATCHING]
-    assert (d["type"], d["choose"], d["options"], d["scoring"]) == ("matching", 4, [], "all-or-nothing")
+    assert (d["type"], d["choose"], d["options"], d["scoring"]) == ("matching", 4, [], "partial")  # the default
+    assert d["credits"] == {p.id: 0.25 for p in q.prompts}  # a share per prompt paired right
     assert d["keys"] == [p.match for p in q.prompts] == ["model-monitor", "clarify", "cloudtrail", "cloudwatch"]
     assert [(p["id"], p["match"], p["rationale"]["markdown"]) for p in d["prompts"]] == [(p.id, p.match, p.rationale) for p in q.prompts]
     assert [(r["id"], r["surplus"]) for r in d["responses"]] == [

@@ -12,9 +12,10 @@ total kept in 0..1. All-or-nothing: the point only for every key and no distract
 from __future__ import annotations
 
 import json
-from itertools import combinations
+from itertools import combinations, permutations, product
 
 import pytest
+import yaml
 from jsonschema import Draft202012Validator
 from lxml import etree
 from moodle_xml_parser.parser import parse_file
@@ -23,6 +24,7 @@ import gift_reference
 from conftest import REPO
 from exportkit import export, load_questions, read_package, xml
 from qlint.cli import main
+from qlint.model import Question
 
 Q = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
 
@@ -168,6 +170,41 @@ def test_json_records_the_scoring_and_credits(sample, tmp_path, scoring):
         for chosen in _answers(q):
             got = max(0.0, min(1.0, sum(record["credits"][c] for c in chosen)))
             assert got == pytest.approx(_expected(q, chosen, "partial"), abs=1e-4), (q.id, chosen)
+
+
+def _arrange_answers(q):
+    """Every answer to an ordering (a sequence of distinct steps, one per keyed place) or a matching
+    question (a response for each prompt), as (place or prompt, chosen id) pairs."""
+    if q.type == "ordering":
+        places = range(len(q.key_order))
+        return [list(zip(places, seq)) for seq in permutations([s.id for s in q.steps], len(places))]
+    return [list(zip([p.id for p in q.prompts], pick)) for pick in product([r.id for r in q.responses], repeat=len(q.prompts))]
+
+
+def _check_arrange_credits(q, record, scoring: str) -> None:
+    """The JSON credits give what QTI and Moodle give: all or nothing, or under partial 1/n per keyed
+    step in its own place (Moodle's absolute position) or per prompt paired right."""
+    assert record["scoring"] == scoring
+    if scoring == "all-or-nothing":
+        assert record["credits"] is None
+        return
+    key = dict(enumerate(s.id for s in q.key_order)) if q.type == "ordering" else {p.id: p.match for p in q.prompts}
+    for answer in _arrange_answers(q):
+        right = [(at, got) for at, got in answer if key[at] == got]
+        credited = [got if q.type == "ordering" else at for at, got in right]
+        assert sum(record["credits"][c] for c in credited) == pytest.approx(len(right) / len(key), abs=1e-6), (q.id, answer)
+
+
+@pytest.mark.parametrize("scoring", ["all-or-nothing", "partial"])
+def test_json_credits_of_ordering_and_matching_follow_the_choice(tmp_path, scoring):
+    _, exams, bank = load_questions(REPO)
+    files = [(p, yaml.safe_load(p.read_text(encoding="utf-8"))) for p in sorted(bank.glob("*/*/*.yaml"))]
+    arranged = [Question(str(p), d) for p, d in files if d.get("type") in ("ordering", "matching")]
+    assert {q.type for q in arranged} == {"ordering", "matching"}
+    export("json", arranged, exams, bank, tmp_path / "b.json", scoring=scoring)
+    records = {r["id"]: r for r in json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))["questions"]}
+    for q in arranged:
+        _check_arrange_credits(q, records[q.id], scoring)
 
 
 def _json_scoring(tmp_path, *flags: str) -> set[str]:

@@ -44,6 +44,23 @@ def test_new_then_export_works_and_says_what_the_filters_skipped(sample, capsys)
     assert not [n for n in names if "new-question" in n]
 
 
+def test_a_new_draft_case_study_does_not_block_the_export(sample, capsys):
+    # the README's authoring order: a case study, then a question of it, both drafts with TODOs
+    assert run(capsys, "new", "--exam", "MLA-C01", "--domain", "deployment-orchestration", "--case-study",
+               "--id", "mla-c01-case-churn")[0] == 0
+    assert run(capsys, "new", "--exam", "MLA-C01", "--domain", "data-preparation", "--type", "matching",
+               "--case", "mla-c01-case-churn", "--id", "mla-c01-data-churn-match")[0] == 0
+    code, out, err = run(capsys, "export", "--format", "qti30", "--output", "out/bank.zip")
+    assert code == 0, err  # no exported question names the draft case: its TODOs do not block
+    assert out.strip() == "Exported 28 questions as qti30 to out/bank.zip; skipped 1 by --status (draft)", out
+    assert not [n for n in zipfile.ZipFile(sample / "out" / "bank.zip").namelist() if "churn" in n]
+    # a case an exported question names is exported with it, so its errors still block
+    case = sample / "bank" / "mla-c01" / "cases" / "demand-forecast.yaml"
+    case.write_text(case.read_text(encoding="utf-8").replace("scenario: |\n", "scenario: |\n  TODO\n", 1), encoding="utf-8")
+    code, out, err = run(capsys, "export", "--format", "qti30", "--output", "out/bank2.zip")
+    assert code == 2 and "demand-forecast.yaml:" in err and "F002" in err, err
+
+
 def test_each_filter_counts_what_it_skipped(sample, capsys):
     run(capsys, "new", "--exam", "MLA-C01", "--domain", "model-development")
     code, out, err = run(capsys, "export", "--format", "json", "--output", "out/bank.json", "--domain", "data-preparation")

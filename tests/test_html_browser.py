@@ -276,7 +276,8 @@ def test_ordering_by_keyboard_wrong_then_right_at_phone_width(browser, type_site
     page = tab.open(_type_page(type_site, ORDERING))
     _type_answer(page, "#slot-1", wrong)
     verdict = page.locator("#verdict").inner_text()
-    assert verdict == (f"✗ Incorrect: 1 of 3 steps in place. Your order: {', '.join(wrong)}; "
+    # partial scoring (the default): a third of the point per keyed step in its place, as QTI and Moodle
+    assert verdict == (f"◐ Partly correct: 33% of the point, 1 of 3 steps in place. Your order: {', '.join(wrong)}; "
                        f"the correct order is {', '.join(key)}.")
     assert [page.locator(f"#slot-{n}-mark").inner_text() for n in (1, 2, 3)] == [
         f"✗ Wrong: the answer is {key[0]}.", "✓ Right", f"✗ Wrong: the answer is {key[2]}."]
@@ -295,12 +296,31 @@ def test_ordering_by_keyboard_wrong_then_right_at_phone_width(browser, type_site
     assert page.locator("#verdict").inner_text() == "" and page.locator("#slot-3-mark").inner_text() == ""
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
-    assert page.locator("#verdict").inner_text().startswith("✗ Incorrect: 2 of 3 steps in place.")
+    assert page.locator("#verdict").inner_text().startswith("◐ Partly correct: 67% of the point, 2 of 3 steps in place.")
     page = tab.open(_type_page(type_site, ORDERING))
     _type_answer(page, "#slot-1", key)
     assert page.locator("#verdict").inner_text() == "✓ Correct."
     assert page.locator("#why-step-batch-transform .yours").inner_text() == "You left it out"
     assert page.locator(".placed-wrong").count() == 0 and page.locator(".placed-right").count() == 4
+    tab.close()
+
+
+def test_all_or_nothing_site_gives_ordering_and_matching_no_partial_credit(browser, tmp_path):
+    out = tmp_path / "site"
+    export_types("html", out, scoring="all-or-nothing")
+    tab = Tab(browser)
+    page = tab.open(_type_page(out, ORDERING))
+    assert page.locator("#practice").get_attribute("data-scoring") is None
+    letter = _letters(page, "slot-1")
+    key = [letter[s.id] for s in by_id()[ORDERING].key_order]
+    _type_answer(page, "#slot-1", [letter["batch-transform"], key[1], key[0]])
+    assert page.locator("#verdict").inner_text().startswith("✗ Incorrect: 1 of 3 steps in place. Your order:")
+    q = by_id()[MATCHING]
+    page = tab.open(_type_page(out, MATCHING))
+    letter = _letters(page, f"prompt-{q.prompts[0].id}")
+    key = [letter[p.match] for p in q.prompts]
+    _type_answer(page, f"#prompt-{q.prompts[0].id}", [key[1], key[0], key[2], key[3]])
+    assert page.locator("#verdict").inner_text().startswith("✗ Incorrect: 2 of 4 pairs right. Your pairs:")
     tab.close()
 
 
@@ -326,7 +346,7 @@ def test_matching_by_keyboard_wrong_then_right_at_phone_width(browser, type_site
     wrong = [letter["clarify"], letter["model-monitor"], key[2], letter["ground-truth"]]  # the trap's swap, and the surplus
     _type_answer(page, f"#prompt-{q.prompts[0].id}", wrong)
     assert page.locator("#verdict").inner_text() == (
-        "✗ Incorrect: 1 of 4 pairs right. Your pairs: " + ", ".join(f"{n} {x}" for n, x in enumerate(wrong, 1))
+        "◐ Partly correct: 25% of the point, 1 of 4 pairs right. Your pairs: " + ", ".join(f"{n} {x}" for n, x in enumerate(wrong, 1))
         + "; the correct pairs are " + ", ".join(f"{n} {x}" for n, x in enumerate(key, 1)) + ".")
     marks = [page.locator(f"#prompt-{p.id}-mark").inner_text() for p in q.prompts]
     assert marks == [f"✗ Wrong: the answer is {key[0]}.", f"✗ Wrong: the answer is {key[1]}.", "✓ Right",

@@ -99,6 +99,7 @@ class _Pages:
         return dict(
             title=site.title(q), stem=_html(q.stem, urls), trap=_html(q.trap, urls) if q.trap else "",
             explanation=_html(q.explanation, urls), labels=LABELS, case=self._case(q, here),
+            partial=self.partial,  # ordering and matching: 1/n per step in place or pair right, as QTI and Moodle grade
             references=[(r["title"], r["url"]) for r in q.data.get("references") or []],
             related=[(lead_in(other) if other else rid, site.link(here, site.page(other)) if other else "")
                      for rid, other in site.related(q)],

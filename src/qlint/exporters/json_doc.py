@@ -124,7 +124,13 @@ def _case(q: Question, case: Case, urls: dict[str, str]) -> dict[str, Any]:
 
 def _scoring(q: Question, scoring: str) -> dict[str, Any]:
     """How the point is earned: single response and all-or-nothing need every key and nothing else;
-    partial gives each option's credit when chosen (the total kept in 0..1)."""
+    partial gives each option's credit when chosen (the total kept in 0..1), and for ordering and
+    matching 1/n per keyed step in its own place or per prompt paired right, as the QTI and Moodle
+    exports grade them."""
+    if scoring == PARTIAL and q.type in (ORDERING, MATCHING):
+        parts = [s.id for s in q.key_order] if q.type == ORDERING else [p.id for p in q.prompts]
+        if parts:
+            return {"scoring": "partial", "credits": {i: round(1 / len(parts), 7) for i in parts}}
     if not (scoring == PARTIAL and is_multiple(q)):
         return {"scoring": "all-or-nothing", "credits": None}
     return {"scoring": "partial", "credits": {o.id: round(share / 100, 7) for o, share in zip(q.options, fractions(q))}}

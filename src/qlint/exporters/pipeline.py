@@ -100,7 +100,13 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
                 if r.kind == "question" and r.data is not None and (by := request.filters.skipped_by(r.data))}
     out.skipped = Counter(by for by, _status in left_out.values())
     out.skipped_statuses = tuple(sorted({str(s) for by, s in left_out.values() if by == "--status"}))
-    errors = [d for d in lint_diagnostics if d.severity >= Severity.ERROR and d.path not in left_out]
+    # A case study is exported only with a question that names it: a draft case from `qlint new
+    # --case-study` that no exported question names does not block the rest either.
+    named = {c for r in linted if r.kind == "question" and r.data is not None and r.shown not in left_out
+             and isinstance(c := r.data.get("case"), str)}
+    unused = {r.shown for r in linted if r.kind == "case" and r.data is not None
+              and not (isinstance(c := r.data.get("id"), str) and c in named)}
+    errors = [d for d in lint_diagnostics if d.severity >= Severity.ERROR and d.path not in left_out.keys() | unused]
     if fatal or (errors and not request.force):
         out.diagnostics = errors or list(lint_diagnostics)
         out.refused = ("files cannot be read" if fatal

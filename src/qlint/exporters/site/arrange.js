@@ -1,10 +1,12 @@
 (function () {
   "use strict";
-  // Ordering and matching: one select per position (or per prompt), checked all-or-nothing,
+  // Ordering and matching: one select per position (or per prompt), checked all-or-nothing or,
+  // under partial scoring, 1/n of the point per step in place (pair right), as QTI and Moodle grade,
   // with a mark beside each select and a card per step (or pair) saying what the learner did.
   var form = document.getElementById("practice");
   if (!form) { return; }
   var ordering = form.getAttribute("data-type") === "ordering";
+  var partial = form.getAttribute("data-scoring") === "partial";
   var verdict = document.getElementById("verdict");
   var selects = Array.prototype.slice.call(form.querySelectorAll("select"));
   var later = Array.prototype.slice.call(document.querySelectorAll("[data-after-answer]"));
@@ -61,8 +63,10 @@
         return ordering ? letterOf(s, value) : nameOf(s, i) + " " + letterOf(s, value);
       }).join(", ");
     };
-    verdict.className = "verdict " + (all ? "right" : "wrong");
-    verdict.textContent = all ? "\u2713 Correct." : "\u2717 Incorrect: " + right.length + " of " + selects.length +
+    var partly = !all && partial && right.length > 0;
+    verdict.className = "verdict " + (all ? "right" : partly ? "partly" : "wrong");
+    verdict.textContent = all ? "\u2713 Correct." : (partly ? "\u25D0 Partly correct: " +
+      Math.round(100 * right.length / selects.length) + "% of the point, " : "\u2717 Incorrect: ") + right.length + " of " + selects.length +
       (ordering ? " steps in place. Your order: " + pairs(false) + "; the correct order is " + pairs(true) + "." :
         " pairs right. Your pairs: " + pairs(false) + "; the correct pairs are " + pairs(true) + ".");
     if (ordering) {
