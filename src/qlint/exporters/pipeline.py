@@ -106,7 +106,8 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
              and isinstance(c := r.data.get("case"), str)}
     unused = {r.shown for r in linted if r.kind == "case" and r.data is not None
               and not (isinstance(c := r.data.get("id"), str) and c in named)}
-    errors = [d for d in lint_diagnostics if d.severity >= Severity.ERROR and d.path not in left_out.keys() | unused]
+    not_exported = left_out.keys() | unused
+    errors = [d for d in lint_diagnostics if d.severity >= Severity.ERROR and d.path not in not_exported]
     if fatal or (errors and not request.force):
         out.diagnostics = errors or list(lint_diagnostics)
         out.refused = ("files cannot be read" if fatal
