@@ -1,3 +1,3 @@
 """qlint: lint, format and export certification-exam question banks."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
