@@ -106,6 +106,20 @@ class RuamelLocator:
             value = value.replace("\a", "")  # ruamel.yaml marks each fold of a folded scalar with BEL
         if not isinstance(value, str) or not 0 <= offset < len(value):
             return self._span(node)
+        exact = self._locate_exact(node, value, offset)
+        if exact is not None or value[offset] not in " \t" or node.style == '"':
+            return exact or self._span(node)
+        # a block scalar's indentation hides which blank is which: count from the last visible
+        # character before it on its line (a trailing space is written right after it)
+        before = len(value[:offset].rstrip(" \t"))
+        seen = self._locate_exact(node, value, before - 1) if before and value[before - 1] != "\n" else None
+        if seen is None:
+            return self._span(node)
+        shift = offset - before + 1
+        return Span(seen.line, seen.col + shift, seen.end_line, seen.end_col + shift)
+
+    def _locate_exact(self, node: Any, value: str, offset: int) -> Span | None:
+        """Character `offset` of `value` where the source writes it one for one, else None."""
         ch, nth = value[offset], value.count(value[offset], 0, offset)
         start, end = node.start_mark, node.end_mark
         raw = self._text[start.index + self._shift:end.index + self._shift]
@@ -114,7 +128,7 @@ class RuamelLocator:
             escape = re.compile(rf"\\(?:x|u|U)0*{ord(ch):X}(?![0-9a-fA-F])", re.I)
             places = sorted(places + [m.start() for m in escape.finditer(raw)])
         if len(places) != value.count(ch):
-            return self._span(node)
+            return None
         line, col = start.line, start.column
         i = 0
         at = places[nth]

@@ -53,8 +53,10 @@ def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
         where = "/".join(str(p) for p in path)
         fix = Fix(f"strip trailing whitespace in {where}", (Edit(join_pointer(path), fixed),), safe=not hard)
         lines_txt = ", ".join(str(i + 1) for i in bad[:5]) + ("..." if len(bad) > 5 else "")
+        first = sum(len(ln) + 1 for ln in lines[:bad[0]]) + len(lines[bad[0]].rstrip(" \t"))
         yield Finding(join_pointer(path), f"trailing whitespace in {where!r} (text line{'s' if len(bad) > 1 else ''} {lines_txt})"
-                      + ("; a Markdown hard break would be lost" if hard else ""), fix=fix)
+                      + ("; a Markdown hard break would be lost" if hard else ""), fix=fix,
+                      offset=first)  # at the first trailing space, not the start of the value
 
 
 _MARKER = re.compile(r"\b(?:TODO|FIXME)\b")  # upper case: "a to-do list" in prose is not a marker
