@@ -95,3 +95,18 @@ def test_show_source_prints_the_line_and_a_caret(tmp_path, capsys, in_repo):
     assert shown[at].startswith(f"{path}:{line}:5: ")
     assert shown[at + 1] == f"  {line:>4} |     so per-GPU memory does not shrink and the constraint remains."
     assert shown[at + 2] == "       |     ^"
+
+
+@pytest.mark.parametrize("command", [("format", "--check"), ("format",), ("check", "--no-cache")])
+def test_every_command_explains_the_slip_the_same_way(tmp_path, capsys, in_repo, command):
+    """format reads files through the same explanation as check (before: format printed the bare
+    parser message at the line where it gave up), and leaves the file untouched."""
+    line = _numbered("      so per-GPU memory")
+    path = tmp_path / "slip.yaml"
+    text = _with(line, LINES[line - 1][2:])
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, *command, str(path))
+    assert code == 2, out + err
+    found = [ln for ln in (out + err).splitlines() if " Y001 " in ln]
+    assert len(found) == 1 and found[0].startswith(f"{path}:{line}:5: Y001 bad indentation: this line is indented 4 spaces")
+    assert path.read_text(encoding="utf-8") == text

@@ -23,7 +23,7 @@ from typing import Any
 from qlint.authoring.changes import Change
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
-from qlint.loading.positions import yaml_error
+from qlint.loading.syntax import syntax_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import schema
 from qlint.project.config import Config, FormatOptions
@@ -212,9 +212,7 @@ def load(text: str, config: Config) -> dict[str, Any]:
     try:
         return load_fast(text, config.limits)
     except FastPathError as exc:
-        found = yaml_error(text)
-        message, line, col = found if found else (exc.message, exc.line, exc.col)
-        raise LoadError("Y001", message, line, col) from None
+        raise syntax_error(text, exc) from None
 
 
 def verify(before: Doc, after_text: str, config: Config, expected: Any = None) -> Doc:

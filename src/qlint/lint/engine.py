@@ -21,8 +21,8 @@ from qlint.lint.selection import Selection
 from qlint.lint.suppression import MARKER, apply_suppressions
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
-from qlint.loading.indentation import find_slip
-from qlint.loading.positions import Locator, yaml_error
+from qlint.loading.positions import Locator
+from qlint.loading.syntax import syntax_error
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
@@ -104,13 +104,7 @@ def load_document(path: str, config: Config, text: str | None = None,
     try:
         data = load_fast(text, config.limits)
     except FastPathError as exc:
-        found = yaml_error(text)
-        message, line, col = found if found else (exc.message, exc.line, exc.col)
-        slip = find_slip(text, line) if found else None
-        if slip is not None:  # the line the author got wrong, not the one where the parser gave up
-            where = "here" if slip.line == line else f"at {line}:{col}"
-            message, line, col = f"bad indentation: {slip.hint} (the parser stopped {where}: {message})", slip.line, slip.col
-        raise LoadError("Y001", message, line, col) from None
+        raise syntax_error(text, exc) from None
     return text, data
 
 
