@@ -113,3 +113,18 @@ def test_labels_are_the_seeds_in_every_format(fmt, tmp_path, monkeypatch, capsys
         assert "For each option: why learners choose it and why it is or isn't the right answer here." in text
         # the key's rationale opens with "Correct:": its card does not say "Why this is correct" over it
         assert "Correct: this strategy" in text and "Why this is correct" not in text
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_step_breakdown_promises_why_learners_choose_only_when_a_step_says(fmt, tmp_path, monkeypatch, capsys, in_repo):
+    """As the option breakdown: the intro names "why learners choose it" when some step has it."""
+    plain = REPO / "tests" / "fixtures" / "types" / "ordering.yaml"
+    text = html.unescape(_export(fmt, tmp_path / "plain", capsys, str(plain)))
+    assert "For each step: why it sits at its place in the order" in text and "why learners choose it" not in text
+    chosen = tmp_path / "chosen.yaml"
+    body = plain.read_text(encoding="utf-8")
+    at = body.index("    right_when: |\n      Predictions are needed")
+    chosen.write_text(body[:at] + "    why_chosen: It is the SageMaker feature learners meet first.\n" + body[at:], encoding="utf-8")
+    text = html.unescape(_export(fmt, tmp_path / "chosen", capsys, str(chosen)))
+    assert "For each step: why learners choose it, why it sits at its place in the order" in text
+    assert "It is the SageMaker feature learners meet first." in text

@@ -18,10 +18,17 @@ REVEAL = {
 }
 SUMMARY = {ORDERING: "Show the answer and the step-by-step breakdown", MATCHING: "Show the answer and the pair-by-pair breakdown"}
 BREAKDOWN = {ORDERING: "Step-by-step breakdown", MATCHING: "Pair-by-pair breakdown"}
-INTRO = {
-    ORDERING: "For each step: why it sits at its place in the order; for a step that belongs nowhere, why not and when it would.",
-    MATCHING: "For each prompt: the response it matches and why; then each response that matches no prompt, and why not.",
+_INTRO = {
+    ORDERING: "For each step: {}why it sits at its place in the order; for a step that belongs nowhere, why not and when it would.",
+    MATCHING: "For each prompt: {}the response it matches and why; then each response that matches no prompt, and why not.",
 }
+
+
+def intro(q: Question) -> str:
+    """The line under the breakdown heading: it promises why learners choose a step or response
+    only when one says so (as the option breakdown does)."""
+    chosen = any(p.raw.get("why_chosen") for p in (*q.steps, *q.prompts, *q.responses))
+    return _INTRO[q.type].format("why learners choose it, " if chosen else "")
 
 # Labels over a step's or a pair's texts (cf. WHY_CORRECT / WHY_WRONG / RIGHT_WHEN for options).
 WHY_HERE = "Why it sits here"

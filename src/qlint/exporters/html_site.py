@@ -135,7 +135,7 @@ class _Pages:
         self._remote(q, [common["stem"], *(s["html"] for s in steps)])
         return self._page("ordering.html.j2", here, self._crumbs(q), js=self.arrange_js, css=self.arrange_css,
                           instruction=tw.instruction(q), steps=steps, slots=[s.id for s in q.key_order], cards=cards,
-                          words=tw, **common)
+                          words=tw, breakdown_intro=tw.intro(q), **common)
 
     def matching(self, q: Question) -> bytes:
         """Prompts, each with a select of the responses (lettered as presented), then the reveal:
@@ -158,7 +158,7 @@ class _Pages:
         self._remote(q, [common["stem"], *(r["html"] for r in responses), *(p["html"] for p in prompts)])
         return self._page("matching.html.j2", here, self._crumbs(q), js=self.arrange_js, css=self.arrange_css,
                           instruction=tw.instruction(q), prompts=prompts, responses=responses, surplus=surplus,
-                          words=tw, **common)
+                          words=tw, breakdown_intro=tw.intro(q), **common)
 
     def case_page(self, case, rows) -> bytes:
         """The scenario, then its questions in order, each a link to its own (separately scored) page."""

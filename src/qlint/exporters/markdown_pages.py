@@ -141,7 +141,7 @@ class _Page:
         parts.append("\n".join(_indent(self.md(s.text), "   ", f"{n}. ✓ **{letters[s.id]}.** ")
                                 for n, s in enumerate(q.key_order, 1)))
         parts.append(self.md(q.explanation))
-        parts += [f"## {tw.BREAKDOWN[ORDERING]}", tw.INTRO[ORDERING]]
+        parts += [f"## {tw.BREAKDOWN[ORDERING]}", tw.intro(q)]
         for n, s in enumerate(q.key_order, 1):
             parts.append(_heading("✓", f"Step {n}: {letters[s.id]}.", f"Step {n}: {letters[s.id]}", self.md(s.text)))
             parts += _labelled(tw.WHY_HERE, self.md(s.rationale))
@@ -168,7 +168,7 @@ class _Page:
         parts.append("\n".join(_indent(self._pair(self.md(p.text), p.match, letters), "   ", f"{n}. ✓ ")
                                 for n, p in enumerate(q.prompts, 1)))
         parts.append(self.md(q.explanation))
-        parts += [f"## {tw.BREAKDOWN[MATCHING]}", tw.INTRO[MATCHING]]
+        parts += [f"## {tw.BREAKDOWN[MATCHING]}", tw.intro(q)]
         for n, p in enumerate(q.prompts, 1):
             parts.append(_heading("✓", f"{n}.", f"Prompt {n}", self.md(p.text)))
             parts.append(self._pair(f"**{tw.MATCHES}:**", p.match, letters, arrow=""))
