@@ -110,14 +110,14 @@ def test_blueprint_coverage_judges_each_bank_on_its_own(tmp_path, monkeypatch, c
     project.mkdir()
     (project / "qlint.toml").write_text("[rules.B008]\nmin-questions = 10\n", encoding="utf-8")
     _bank(tmp_path, "a", own_code)
-    counts = _bank(tmp_path, "b", redefined)
-    domains = [yaml.safe_load(f.read_text(encoding="utf-8")).get("domain") for f in counts.rglob("*.yaml")]
+    b = _bank(tmp_path, "b", redefined)
+    domains = [yaml.safe_load(f.read_text(encoding="utf-8")).get("domain") for f in b.rglob("*.yaml")]
 
     def matching(exam):  # b's weights are its own shares: nothing to report
         for d in exam["domains"]:
             d["weight"] = domains.count(d["id"])
         return exam
-    _edit(counts / "exams" / "mla-c01.yaml", matching)
+    _edit(b / "exams" / "mla-c01.yaml", matching)
     monkeypatch.chdir(project)
 
     def check(*banks):
