@@ -5,6 +5,7 @@ for files that do not load; A001 for an edit refused), so every reporter can pri
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from qlint.authoring.changes import Change, internal_error
@@ -16,7 +17,8 @@ from qlint.loading.errors import LoadError
 from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import LETTERS, Question
-from qlint.paths import display_path
+from qlint.paths import absolute_path, display_path
+from qlint.project.banks import bank_folders
 from qlint.project.config import Config
 from qlint.project.discovery import discover
 from qlint.rules import reported
@@ -79,8 +81,10 @@ def shuffle_bank(paths: list[str], config: Config, seed: int) -> ShuffleOutcome:
     selected = load_questions(paths, config, out.diagnostics)
     shown = {display_path(p) for p in selected}
     ignored: list[Diagnostic] = []  # the rest of the bank only counts; its problems are not this run's
-    context = [q for p, (_r, _t, q) in load_questions([str(config.bank_dir)], config, ignored).items()
-               if display_path(p) not in shown] if config.bank_dir.is_dir() else []
+    cwd = os.getcwd() + os.sep  # the banks the chosen questions belong to, not always the configured one
+    banks = bank_folders(config, [absolute_path(p, cwd) for p in selected]) if selected else [config.bank_dir]
+    context = [q for p, (_r, _t, q) in load_questions([str(b) for b in banks if b.is_dir()], config, ignored).items()
+               if display_path(p) not in shown]
     plans = plan([q for _r, _t, q in selected.values()], context, seed)
     after: list[Question] = []
     for pl in plans:

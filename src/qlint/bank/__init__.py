@@ -26,11 +26,17 @@ class Bank:
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
     cases: list[CaseEntry] = field(default_factory=list)  # the case study files, in path order
     case_flags: list[bool] | None = None  # per case: a file findings may name (as `flags`)
+    exam_groups: list[tuple[dict[str, Exam], list[BankEntry]]] | None = None  # see `by_exams`
 
     @classmethod
     def of_questions(cls, questions: Iterable[Any], exams: dict[str, Exam], targets: set[str]) -> "Bank":
         """A bank of `qlint.model.Question`s (tests, benchmarks, tools that loaded them already)."""
         return cls([BankEntry.of(q.path, q.data) for q in questions], exams, targets)
+
+    def by_exams(self) -> list[tuple[dict[str, Exam], list[BankEntry]]]:
+        """(exam definitions, the questions judged against them): one pair per bank in the run,
+        as each bank has its own exams folder (an exam code two banks define is two exams)."""
+        return self.exam_groups if self.exam_groups is not None else [(self.exams, self.entries)]
 
     def by_id(self) -> dict[str, list[int]]:
         """id (as a reader sees it: `qlint.text.id_key`) -> indexes of the entries that use it."""

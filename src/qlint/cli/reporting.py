@@ -19,7 +19,7 @@ def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
         bank = bank_context(settings, questions, result.checker)
     return {
         "key_balance": key_balance(bank.entries),
-        "coverage": blueprint_coverage(bank.entries, settings.exams),
+        "coverage": [c for exams, entries in bank.by_exams() for c in blueprint_coverage(entries, exams)],
     }
 
 

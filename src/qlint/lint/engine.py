@@ -27,7 +27,7 @@ from qlint.loading.reader import decode, read_source
 from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.paths import absolute_path, display_path, display_paths, is_within, real_path
-from qlint.project.banks import CASES_FOLDER, bank_folders, exams_folder, file_kind
+from qlint.project.banks import CASES_FOLDER, bank_folders, bank_of, exams_folder, file_kind
 from qlint.project.config import Config
 from qlint.project.discovery import YAML_SUFFIXES, discover, entered, walk
 from qlint.project.exams import Exam
@@ -42,7 +42,8 @@ BANK_KINDS = ("question", "case")  # files the bank rules read (exam files are j
 class Settings:
     config: Config
     selection: Selection
-    exams: dict[str, Exam] = field(default_factory=dict)
+    exams: dict[str, Exam] = field(default_factory=dict)  # the configured bank's (load_exams)
+    bank_exams: dict[Path, dict[str, Exam]] = field(default_factory=dict)  # other banks' of this run, by bank folder
     exam_results: dict[str, "FileResult"] = field(default_factory=dict)  # real path -> result (load_exams)
     extra: list[Diagnostic] = field(default_factory=list)  # placed elsewhere (response rules), reported with the rest
 
@@ -118,14 +119,30 @@ def _text_for_report(path: str, config: Config, text: str | None, source: bytes 
         return ""
 
 
+def exam_bank(settings: Settings, path: str) -> Path | None:
+    """The other bank whose exam definitions `path` is judged against; None: the configured
+    bank's (a file of that bank, a loose file, or one of a bank whose exams were not loaded)."""
+    if not settings.bank_exams:  # the usual run: no other bank
+        return None
+    bank = bank_of(settings.config, absolute_path(path, os.getcwd() + os.sep))
+    return bank if bank in settings.bank_exams else None
+
+
+def exams_for(settings: Settings, path: str) -> dict[str, Exam]:
+    """The exam definitions of the bank `path` belongs to."""
+    bank = exam_bank(settings, path)
+    return settings.exams if bank is None else settings.bank_exams[bank]
+
+
 def _findings(settings: Settings, q: Question, case: bool = False) -> Iterable[tuple[Rule, Finding]]:
     """Item rules on a question (those for its type), or on a case study file (`case`: the rules
     declared to read any file's strings)."""
     kind = q.type
+    exams = exams_for(settings, q.path)
     for rule in settings.selection.rules("item"):
         if not (rule.cases if case else rule.applies_to(kind)):  # no option rule for an ordering question
             continue
-        ctx = RuleContext(rule, settings.config, settings.exams)
+        ctx = RuleContext(rule, settings.config, exams)
         try:
             found = list(rule.check(q, ctx))  # type: ignore[misc]
         except Exception as exc:  # a rule bug must not hide the other rules' findings
@@ -166,10 +183,10 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
     errors = validate(kind, data)
     found += [(schema_rule, Finding(e.pointer, e.message, e.at_key, fix=e.fix)) for e in errors]
     if kind == "question" and not errors:
-        found += list(_exam_findings(data, settings.exams))
+        found += list(_exam_findings(data, exams_for(settings, path)))
         found += list(_findings(settings, Question(path, data)))
     elif kind == "case" and not errors:  # the scenario reaches learners: the text rules read it
-        found += list(_exam_findings(data, settings.exams))
+        found += list(_exam_findings(data, exams_for(settings, path)))
         found += list(_findings(settings, Question(path, data), case=True))
     elif kind == "exam" and not errors:  # names and domain names reach learners too
         from qlint.rules.hygiene import hidden_in
@@ -248,9 +265,21 @@ def place(found: list[tuple[Rule, Finding]], text: str, shown: str, settings: Se
     return out
 
 
-def load_exams(settings: Settings) -> list[Diagnostic]:
-    """Read every exam definition; their diagnostics are returned for reporting if asked."""
-    folder = settings.config.exams_dir
+def load_exams(settings: Settings, files: Iterable[str] = ()) -> list[Diagnostic]:
+    """Read the configured bank's exam definitions, and those of every other bank that `files`
+    (the files of the run) belong to; their diagnostics are returned for reporting if asked."""
+    cwd = os.getcwd() + os.sep
+    others = bank_folders(settings.config, [absolute_path(f, cwd) for f in files])
+    diagnostics = _read_exams(settings, settings.config.exams_dir, settings.exams)
+    for bank in others:
+        if bank != settings.config.bank_dir:
+            exams = settings.bank_exams.setdefault(bank, {})
+            diagnostics += _read_exams(settings, exams_folder(settings.config, bank), exams)
+    return diagnostics
+
+
+def _read_exams(settings: Settings, folder: Path, exams: dict[str, Exam]) -> list[Diagnostic]:
+    """Check the exam files of `folder` and add the exams they define to `exams`."""
     files, _ = discover([str(folder)]) if folder.is_dir() else ([], [])
     diagnostics: list[Diagnostic] = []
     for f in files:
@@ -259,7 +288,7 @@ def load_exams(settings: Settings) -> list[Diagnostic]:
         diagnostics += result.diagnostics
         if result.data is not None and result.valid:  # a text finding (F003) still defines the exam
             exam = Exam.from_data(result.data, f)
-            settings.exams[exam.code] = exam
+            exams[exam.code] = exam
     return diagnostics
 
 
@@ -349,7 +378,19 @@ def bank_context(settings: Settings, results: dict[str, FileResult], checker: Fi
                    if isinstance(e, CaseEntry))
     exam_targets = {real_path(p) for p, r in results.items() if r.kind == "exam"}  # questions: the flags
     return Bank([entries[p] for _, p in order], settings.exams, exam_targets, [p in targets for _, p in order],
-                cases=[entries[p] for _, p in cases], case_flags=[p in targets for _, p in cases])
+                cases=[entries[p] for _, p in cases], case_flags=[p in targets for _, p in cases],
+                exam_groups=_exam_groups(settings, [(p, entries[p]) for _, p in order]))
+
+
+def _exam_groups(settings: Settings, entries: list[tuple[str, Any]]) -> list[tuple[dict[str, Exam], list[BankEntry]]] | None:
+    """Each bank's exam definitions with the questions of that bank (B008 judges each bank on its
+    own); None when every question is judged against the configured exams."""
+    if not settings.bank_exams:
+        return None
+    groups: dict[Path | None, list[BankEntry]] = {}
+    for path, entry in entries:
+        groups.setdefault(exam_bank(settings, path), []).append(entry)
+    return [(settings.exams if bank is None else settings.bank_exams[bank], found) for bank, found in groups.items()]
 
 
 def run_bank_rules(settings: Settings, results: dict[str, FileResult],
@@ -444,7 +485,7 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     without them every file is checked here, serially."""
     options = options or RunOptions(jobs=1)
     files, problems = discover(paths)
-    load_exams(settings)  # exam files the user asked about are reported below
+    load_exams(settings, files)  # exam files the user asked about are reported below
     diagnostics: list[Diagnostic] = []
     results: dict[str, FileResult] = {}
     unreadable = RULES.get("Y010")

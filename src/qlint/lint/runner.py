@@ -61,6 +61,9 @@ def fingerprint(settings: Any) -> str:
         str(config.root),
         str(config.exams_dir),
         repr(sorted((code, repr(exam)) for code, exam in settings.exams.items())),
+        # other banks' exams: their files' S002/S003 and O012 findings read them
+        repr(sorted((str(bank), sorted((c, repr(e)) for c, e in exams.items()))
+                    for bank, exams in settings.bank_exams.items())),
     ]
     return hashlib.blake2b("\x00".join(parts).encode("utf-8"), digest_size=16).hexdigest()
 

@@ -32,6 +32,14 @@ def bank_folders(config: Config, question_files: list[str]) -> list[Path]:
     return sorted(found, key=lambda b: b != config.bank_dir)
 
 
+def bank_of(config: Config, path: str) -> Path | None:
+    """The bank folder the file `path` (absolute) belongs to, as `bank_folders` decides; None for
+    a file of another project lying outside that project's bank."""
+    if path.startswith(str(config.bank_dir).rstrip(os.sep) + os.sep):
+        return config.bank_dir
+    return _bank_of(os.path.dirname(os.path.realpath(path)), config.bank_dir, config.source)
+
+
 def exams_folder(config: Config, bank: Path) -> Path:
     """Where `bank`'s exam definitions live: the configured exams folder for the configured bank,
     else the same place relative to the bank (bank/exams by default)."""

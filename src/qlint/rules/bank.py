@@ -373,16 +373,17 @@ def blueprint_coverage(bank: Bank, ctx) -> Iterator[Finding]:
     Write questions for the under-covered domains (or retire some from the over-covered ones).
     """
     minimum, tolerance = int(ctx.option("min-questions")), float(ctx.option("tolerance"))
-    cover = figures.blueprint_coverage(bank.entries, bank.exams)
-    for code, exam in sorted(bank.exams.items()):
-        total = sum(1 for e in bank.entries if e.exam == code)
-        weights = sum(d.weight for d in exam.domains) or 1.0
-        if total < minimum or not bank.is_target(exam.path):
-            continue
-        for i, c in enumerate(x for x in cover if x.exam == code):
-            weight = 100.0 * c.weight / weights
-            if abs(c.share - weight) > tolerance:
-                side = "under" if c.share < weight else "over"
-                yield Finding(f"/domains/{i}/weight",
-                              f"domain {c.domain!r} is {side}-covered: {c.count} of {total} questions ({c.share:.0f}%) "
-                              f"against a weight of {weight:.0f}% (tolerance {tolerance:g} points)", path=exam.path)
+    for exams, entries in bank.by_exams():  # each bank's exams against that bank's questions
+        cover = figures.blueprint_coverage(entries, exams)
+        for code, exam in sorted(exams.items()):
+            total = sum(1 for e in entries if e.exam == code)
+            weights = sum(d.weight for d in exam.domains) or 1.0
+            if total < minimum or not bank.is_target(exam.path):
+                continue
+            for i, c in enumerate(x for x in cover if x.exam == code):
+                weight = 100.0 * c.weight / weights
+                if abs(c.share - weight) > tolerance:
+                    side = "under" if c.share < weight else "over"
+                    yield Finding(f"/domains/{i}/weight",
+                                  f"domain {c.domain!r} is {side}-covered: {c.count} of {total} questions ({c.share:.0f}%) "
+                                  f"against a weight of {weight:.0f}% (tolerance {tolerance:g} points)", path=exam.path)

@@ -10,13 +10,14 @@ from qlint.authoring.fixing import fix_paths
 from qlint.cli.commands._authoring import refuse_batch
 from qlint.cli.commands._report import report as print_report
 from qlint.lint.engine import Settings, load_exams
+from qlint.project.discovery import discover
 
 
 def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, out: TextIO, err: TextIO,
               fmt: str = "text") -> int | None:
     """--fix / --diff for `qlint check`: an exit code when the command ends here (--diff), else None."""
     if not settings.exams:
-        load_exams(settings)
+        load_exams(settings, discover(paths)[0])  # the exams of the banks the files belong to
     report = fix_paths(paths, settings, args.unsafe_fixes)
     if report.internal:
         return refuse_batch(report.internal)

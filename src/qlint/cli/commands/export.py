@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
-from qlint.lint.engine import lint, make_settings
+from qlint.lint.engine import Settings, exam_bank, lint, make_settings
 from qlint.cli.commands._report import add_output_format, known_format, report, says_text
 from qlint.exporters import EXPORTERS, SCORING
 from qlint.exporters.pipeline import DEFAULT_STATUS, ExportRequest, Filters, Linted, export_bank
 from qlint.printable import printable, raw_stream
 from qlint.paths import display_path
 from qlint.project.config import ConfigError
+from qlint.project.exams import Exam
 from qlint.cli.config import load_config
 from qlint.lint.selection import SelectionError
 
@@ -58,6 +60,20 @@ def configure(p: argparse.ArgumentParser):
     return run
 
 
+def exported_exams(settings: Settings, files: list[str]) -> dict[str, Exam] | str:
+    """The exam definitions of the banks `files` belong to, by code; a message when two of those
+    banks define one code differently (exports name exams by code: one would take the other's
+    name and domains)."""
+    out: dict[str, Exam] = {}
+    for bank in dict.fromkeys(exam_bank(settings, f) for f in files) or [None]:
+        for code, exam in (settings.exams if bank is None else settings.bank_exams[bank]).items():
+            known = out.setdefault(code, exam)
+            if replace(known, path="") != replace(exam, path=""):
+                return (f"exam {code!r} is defined differently in {display_path(known.path)} and "
+                        f"{display_path(exam.path)}: export one bank at a time")
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     if args.format not in EXPORTERS:
         print(f"qlint: error: unknown export format {args.format!r}; choose from: {', '.join(EXPORTERS.names())}", file=sys.stderr)
@@ -71,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"qlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     result = lint(args.paths or [str(config.bank_dir)], settings)
+    exams = exported_exams(settings, [p for p, r in result.results.items() if r.kind != "exam"])
+    if isinstance(exams, str):
+        print(f"qlint: error: {exams}", file=sys.stderr)
+        return EXIT_ERROR
     linted = [Linted(p, display_path(p), r.kind, r.data, r.diagnostics) for p, r in result.results.items()]
     request = ExportRequest(
         format=args.format,
@@ -83,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         bank_root=config.bank_dir,
         progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(linted) >= 200 else None,
     )
-    outcome = export_bank(linted, result.diagnostics, result.fatal, settings.exams, request)
+    outcome = export_bank(linted, result.diagnostics, result.fatal, exams, request)
     code = EXIT_ERROR if outcome.refused else EXIT_OK
     report(outcome.diagnostics, args.output_format, len(result.files), code)
     if outcome.refused:  # the diagnostics above say where; this line says what happened
