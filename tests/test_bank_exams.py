@@ -180,3 +180,27 @@ def test_shuffle_counts_the_bank_it_shuffles(tmp_path, monkeypatch, capsys):
         assert code == 0, out + err
         lines.append([ln for ln in err.splitlines() if ln.startswith("key positions")])
     assert lines[0] == lines[1] and len(lines[0]) == 2, lines
+
+
+@pytest.mark.parametrize("where", ["repo", "tmp"])
+def test_bank_rules_compare_each_bank_with_itself(where, tmp_path, monkeypatch, capsys):
+    """Two banks in one run hold twin questions: neither is reported as a duplicate of the other
+    (before: every question got B001 and B006 against its twin), while a duplicate planted inside
+    one bank is still found, by each bank alone and by both together."""
+    tmp_path = tmp_path.resolve()
+    a, b = _bank(tmp_path, "a", own_code), _bank(tmp_path, "b", lambda bank: None)
+    twin = b / "mla-c01" / "model-development" / "twin.yaml"
+    shutil.copy(b / "mla-c01" / "model-development" / "bayesian-tuning.yaml", twin)
+    cwd = REPO if where == "repo" else tmp_path
+    monkeypatch.chdir(cwd)
+
+    def bank_findings(*paths):
+        code, out, err = run(capsys, "check", "--no-cache", "--select", "B", *map(str, paths))
+        return {(f, c) for f, c in _findings(out, cwd, tmp_path)}
+    planted = {("b/bank/mla-c01/model-development/twin.yaml", "B001"),
+               ("b/bank/mla-c01/model-development/bayesian-tuning.yaml", "B001")}
+    alone_b = bank_findings(b)
+    assert planted <= alone_b and {f for f, _ in alone_b} <= {f for f, _ in planted}, alone_b
+    assert bank_findings(a) == set()
+    both = bank_findings(a, b) if where == "tmp" else bank_findings(REPO / "bank", a, b)
+    assert both == alone_b, both
