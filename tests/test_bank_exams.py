@@ -204,3 +204,23 @@ def test_bank_rules_compare_each_bank_with_itself(where, tmp_path, monkeypatch, 
     assert bank_findings(a) == set()
     both = bank_findings(a, b) if where == "tmp" else bank_findings(REPO / "bank", a, b)
     assert both == alone_b, both
+
+
+def test_another_projects_exams_setting_is_read(tmp_path, monkeypatch, capsys):
+    """A bank of another project is read with that project's `bank` and `exams` settings (before:
+    its exams were looked for where this project keeps them, bank/exams, and every question got
+    S002)."""
+    tmp_path = tmp_path.resolve()
+    project = tmp_path / "other"
+    bank = _bank(tmp_path, "other", own_code)
+    (bank / "exams").rename(project / "definitions")
+    bank.rename(project / "questions")
+    (project / "qlint.toml").write_text('bank = "questions"\nexams = "definitions"\n', encoding="utf-8")
+    for where in (REPO, tmp_path):
+        monkeypatch.chdir(where)
+        code, out, err = run(capsys, "check", "--no-cache", str(project / "questions"))
+        assert code == 0 and "All checks passed" in out, out + err
+        code, out, err = run(capsys, "export", "--format", "json", "--output", str(tmp_path / "o.json"),
+                             str(project / "questions"))
+        assert code == 0, out + err
+        assert "MLA-C02" in {e["code"] for e in json.loads((tmp_path / "o.json").read_text(encoding="utf-8"))["exams"]}

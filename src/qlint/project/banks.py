@@ -45,8 +45,21 @@ def exams_folder(config: Config, bank: Path) -> Path:
     else the same place relative to the bank (bank/exams by default)."""
     if bank == config.bank_dir:
         return config.exams_dir
+    return _exams_of(bank, config.bank_dir, config.exams_dir)
+
+
+@lru_cache(maxsize=256)
+def _exams_of(bank: Path, own_bank: Path, own_exams: Path) -> Path:
+    """Another bank's exams folder: its own project's `exams` setting when a configuration names
+    that bank, else this project's layout applied to it (bank/exams)."""
     try:
-        return bank / config.exams_dir.relative_to(config.bank_dir)
+        source, raw = find_config(bank)
+    except ConfigError:
+        source, raw = None, {}
+    if source is not None and (source.parent / str(raw.get("bank", Config.bank))).resolve() == bank:
+        return (source.parent / str(raw.get("exams", Config.exams))).resolve()
+    try:
+        return bank / own_exams.relative_to(own_bank)
     except ValueError:  # exams kept outside the bank: none of this bank's files is an exam file
         return bank / ".qlint-no-exams"
 
@@ -96,9 +109,17 @@ def in_exams_folder(folder: str, bank_dir: Path, exams_dir: Path) -> bool:
     if is_within(folder, bank_dir):
         return False
     bank = _bank_of(os.path.realpath(folder), bank_dir, None)
-    if bank is None or bank == bank_dir:
-        return False
+    if bank is not None and bank != bank_dir:
+        return is_within(folder, _exams_of(bank, bank_dir, exams_dir))
+    exams = _configured_exams(os.path.realpath(folder))  # another project's exams kept beside its bank
+    return exams is not None and is_within(folder, exams)
+
+
+@lru_cache(maxsize=1024)
+def _configured_exams(folder: str) -> Path | None:
+    """The exams folder the configuration above `folder` names, if any."""
     try:
-        return is_within(folder, bank / exams_dir.relative_to(bank_dir))
-    except ValueError:  # exams kept outside the configured bank: no other bank has any
-        return False
+        source, raw = find_config(Path(folder))
+    except ConfigError:
+        return None
+    return None if source is None else (source.parent / str(raw.get("exams", Config.exams))).resolve()
