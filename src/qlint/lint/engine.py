@@ -134,6 +134,20 @@ def exams_for(settings: Settings, path: str) -> dict[str, Exam]:
     return settings.exams if bank is None else settings.bank_exams[bank]
 
 
+def exported_exams(settings: Settings, files: list[str]) -> dict[str, Exam] | str:
+    """The exam definitions of the banks `files` belong to, by code; a message when two of those
+    banks define one code differently (exports name exams by code: one would take the other's
+    name and domains)."""
+    out: dict[str, Exam] = {}
+    for bank in dict.fromkeys(exam_bank(settings, f) for f in files) or [None]:
+        for code, exam in (settings.exams if bank is None else settings.bank_exams[bank]).items():
+            known = out.setdefault(code, exam)
+            if replace(known, path="") != replace(exam, path=""):
+                return (f"exam {code!r} is defined differently in {display_path(known.path)} and "
+                        f"{display_path(exam.path)}: export one bank at a time")
+    return out
+
+
 def _findings(settings: Settings, q: Question, case: bool = False) -> Iterable[tuple[Rule, Finding]]:
     """Item rules on a question (those for its type), or on a case study file (`case`: the rules
     declared to read any file's strings)."""

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
-from qlint.lint.engine import Settings, exam_bank, lint, make_settings
+from qlint.lint.engine import exported_exams, lint, make_settings
 from qlint.cli.commands._report import add_output_format, known_format, report, says_text
 from qlint.exporters import EXPORTERS, SCORING
 from qlint.exporters.pipeline import DEFAULT_STATUS, ExportRequest, Filters, Linted, export_bank
 from qlint.printable import printable, raw_stream
 from qlint.paths import display_path
 from qlint.project.config import ConfigError
-from qlint.project.exams import Exam
 from qlint.cli.config import load_config
 from qlint.lint.selection import SelectionError
 
@@ -58,20 +56,6 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--force", action="store_true", help="export even when the questions have lint errors")
     add_output_format(p)
     return run
-
-
-def exported_exams(settings: Settings, files: list[str]) -> dict[str, Exam] | str:
-    """The exam definitions of the banks `files` belong to, by code; a message when two of those
-    banks define one code differently (exports name exams by code: one would take the other's
-    name and domains)."""
-    out: dict[str, Exam] = {}
-    for bank in dict.fromkeys(exam_bank(settings, f) for f in files) or [None]:
-        for code, exam in (settings.exams if bank is None else settings.bank_exams[bank]).items():
-            known = out.setdefault(code, exam)
-            if replace(known, path="") != replace(exam, path=""):
-                return (f"exam {code!r} is defined differently in {display_path(known.path)} and "
-                        f"{display_path(exam.path)}: export one bank at a time")
-    return out
 
 
 def run(args: argparse.Namespace) -> int:
