@@ -61,14 +61,15 @@ class Importer:
     read: Callable[[ImportJob], ImportResult]
     suffixes: tuple[str, ...] = ()  # files taken from a SOURCE folder
     reads: str = "text"  # "text" (decoded UTF-8), "bytes", or "package" (SOURCE itself: a zip or a folder)
+    single: bool = False  # a source file holds one question: read at most max-file-bytes of it
 
 
 IMPORTERS: Registry[Importer] = Registry("import format", "qlint.importers")
 
 
-def importer(name: str, description: str, suffixes: tuple[str, ...] = (), reads: str = "text"):
+def importer(name: str, description: str, suffixes: tuple[str, ...] = (), reads: str = "text", single: bool = False):
     def deco(fn: Callable[[ImportJob], ImportResult]) -> Callable[[ImportJob], ImportResult]:
-        IMPORTERS.add(name, Importer(name, description, fn, suffixes, reads))
+        IMPORTERS.add(name, Importer(name, description, fn, suffixes, reads, single))
         return fn
 
     return deco

@@ -39,10 +39,17 @@ def unsafe_name(name: str) -> bool:
     return name.startswith(("/", "\\")) or bool(re.match(r"^[A-Za-z]:", name)) or ".." in parts
 
 
+def same_file_key(name: str) -> str:
+    """What an unpacker makes of an entry name, case folded: `./a//B.xml`, `a\\b.xml` and `A/b.xml`
+    give one key (names with `..` are refused before this)."""
+    return posixpath.normpath(name.replace("\\", "/")).lstrip("/").casefold()
+
+
 class Package:
     def __init__(self, path: Path, limits: PackageLimits = PackageLimits()) -> None:
         self.path, self.limits = path, limits
         self._zip: zipfile.ZipFile | None = None
+        self._sizes: dict[str, int] = {}  # a folder's files read so far, by name
         if path.is_dir():
             return
         try:
@@ -65,10 +72,31 @@ class Package:
             if info.file_size > self.limits.max_entry_bytes:
                 raise SourceError(f"zip entry {info.filename!r} unpacks to {info.file_size:,} bytes; the limit is "
                                   f"{self.limits.max_entry_bytes:,} per file (a zip bomb?); nothing was read")
+        self._check_names(infos)
         total = sum(i.file_size for i in infos)
         if total > self.limits.max_total_bytes:
             raise SourceError(f"the zip unpacks to {total:,} bytes; the limit is {self.limits.max_total_bytes:,} "
                               "(a zip bomb?); nothing was read")
+
+    def _check_names(self, infos: list[zipfile.ZipInfo]) -> None:
+        """Two entries for one file: Python's zipfile (and so qlint) reads the last one, other
+        readers and unzip tools the first, or ask; a reviewer who lists the zip sees the first. So
+        a zip with two entries whose names are the same once `./`, `//` and `\\` are read as an
+        unpacker reads them, or the same but for letter case (one file on Windows and macOS), is
+        refused whole."""
+        seen: dict[str, str] = {}
+        for info in infos:
+            if info.is_dir():
+                continue
+            key = same_file_key(info.filename)
+            if key in seen:
+                first = seen[key]
+                what = (f"zip entry {first!r} is in the zip twice" if first == info.filename else
+                        f"zip entries {first!r} and {info.filename!r} name the same file (read as an unpacker reads "
+                        "'./', '//' and '\\', and with letter case ignored, as on Windows and macOS)")
+                raise SourceError(f"{what}; qlint would read one copy and another tool the other, so the whole zip "
+                                  "is refused, nothing was read")
+            seen[key] = info.filename
 
     def close(self) -> None:
         if self._zip is not None:
@@ -102,6 +130,11 @@ class Package:
                 data = fh.read(limit + 1)
         if len(data) > limit:
             raise SourceError(f"{name} is larger than {limit:,} bytes")
+        if self._zip is None:  # a zip's total is checked from its directory; a folder's as it is read
+            self._sizes[name] = len(data)
+            if sum(self._sizes.values()) > self.limits.max_total_bytes:
+                raise SourceError(f"{name}: the package's files come to more than {self.limits.max_total_bytes:,} bytes; "
+                                  "refusing to read on")
         return data
 
     def resolve(self, base: str, href: str, what: str = "href") -> str:

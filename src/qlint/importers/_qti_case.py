@@ -20,6 +20,7 @@ from qlint.importers import Imported, ImportJob, Unmapped
 from qlint.importers._markdown import classes, local
 from qlint.importers._package import Package
 from qlint.importers._safexml import parse
+from qlint.importers._text import TooDeep
 from qlint.importers.common import QUESTION_ID, place, placeholder
 from qlint.loading.schema_fixes import slug
 
@@ -114,7 +115,14 @@ def build(pkg: Package, manifest: etree._Element, job: ImportJob, members: list[
         case = reader.q
         case.kind = "case"
         section = sections.get(f"case_{first.ref.id}") or sections.get(root.get("identifier") or "", ("", []))
-        _fill(reader, case, group, meta, section)
+        try:
+            _fill(reader, case, group, meta, section)
+        except TooDeep as exc:
+            first.q.unmapped.append(Unmapped(exc.line, f"case study {case.data.get('id') or key!r}: {exc}; it was not "
+                                                       "imported and its items keep no case", href))
+            for m in group:
+                m.q.data.pop("case", None)
+            continue
         for m in group:
             m.q.data["case"] = case.data["id"]
         out.append(case)

@@ -60,6 +60,9 @@ def parse(data: bytes, name: str) -> etree._Element:
     except etree.XMLSyntaxError as exc:
         line, col = exc.position if exc.position else (1, 1)
         message = re.sub(r",? line \d+, column \d+$", "", str(exc.msg or exc)).strip()
+        if "excessive depth" in message.lower():  # libxml2's limit; its advice (XML_PARSE_HUGE) is not ours to take
+            raise SourceError(f"{name}:{line}:{col}: the XML nests deeper than libxml2's limit of 256 elements (a question nests about "
+                              "10); qlint refuses it") from None
         raise SourceError(f"{name}:{line}:{col}: not well-formed XML: {message}") from None
     tree = root.getroottree()
     if tree.docinfo.internalDTD is not None or tree.docinfo.doctype:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +15,13 @@ from qlint.importers import Imported, Unmapped
 from qlint.loading.fast import resolve_plain
 from qlint.loading.schema_fixes import slug
 from qlint.authoring.scalars import literal_safe, retyped_by_yaml11
+from qlint.printable import printable
 from qlint.project.config import Config
 from qlint.authoring.scaffold import question_file_name, schema_ref
 
 ORDER_HINT = "qlint import: could not map"
+# Outside YAML's printable set, or a line break only to YAML 1.1 (NEL, LS, PS); tab and LF are fine.
+_ESCAPE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]")
 
 
 def target_path(q: Imported, output: Path) -> Path:
@@ -35,6 +39,15 @@ def target_path(q: Imported, output: Path) -> Path:
 
 def _one_line(text: str) -> str:
     return " / ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def comment_text(text: str) -> str:
+    """Text from a source (a file name, a quoted line, an author's comment) made safe to follow
+    `# ` on one comment line: every line break YAML 1.1 or 1.2 knows (LF, CR, NEL, LS, PS), every
+    other control and every bidi or invisible character is spelled as an escape (`\\n`,
+    `\\u202e`), so nothing can end the comment and start YAML (`difficulty: easy`) or a
+    `# qlint: disable-file` line, and nothing hides or reorders what a reviewer reads."""
+    return printable(text)
 
 
 def _where(u: Unmapped) -> str:
@@ -66,8 +79,11 @@ def _blocks(value: Any) -> Any:
         return [_blocks(v) for v in value]
     if isinstance(value, str) and "\n" in value.rstrip("\n") and literal_safe(value):
         return _Literal(value)
-    if isinstance(value, str) and (retyped_by_yaml11(value) or resolve_plain(value) != value):
-        return _Quoted(value)  # `Yes`, `no`, `1e3`: text to every reader
+    if isinstance(value, str) and (retyped_by_yaml11(value) or resolve_plain(value) != value or _ESCAPE.search(value)):
+        # `Yes`, `no`, `1e3`: text to every reader. Characters libyaml would write raw inside a
+        # plain or single-quoted scalar (NEL, LS, PS: line breaks to YAML 1.1 readers) or that a
+        # file may not hold (controls, a BOM) are written as escapes inside double quotes.
+        return _Quoted(value)
     return value
 
 
@@ -75,11 +91,11 @@ def to_yaml(q: Imported, source: str, fmt: str, target: Path, config: Config) ->
     """The question as a formatted file; unmapped source text is kept in comments at the top.
     `source` says where the question comes from (`file:line`)."""
     body = yaml.dump(_blocks(q.data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
-    header = [f"# yaml-language-server: $schema={_schema(target, config, q.kind)}",
-              f"# Imported by qlint from {source} ({fmt}); review it"
+    header = [f"# yaml-language-server: $schema={comment_text(_schema(target, config, q.kind))}",
+              f"# Imported by qlint from {comment_text(source)} ({fmt}); review it"
               + (", then set status to review." if q.data.get("status", "draft") == "draft" else ".")]
-    header += [f"# {ORDER_HINT} ({_where(u)}): {_one_line(u.message)}" for u in q.unmapped]
-    header += [f"# source comment: {_one_line(c)}" for c in q.comments]
+    header += [f"# {ORDER_HINT} ({comment_text(_where(u))}): {comment_text(_one_line(u.message))}" for u in q.unmapped]
+    header += [f"# source comment: {comment_text(_one_line(c))}" for c in q.comments]
     return format_text("\n".join(header) + "\n" + body, "case" if q.kind == "case" else "question", config)
 
 

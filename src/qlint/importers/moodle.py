@@ -36,7 +36,7 @@ from lxml import etree
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer
 from qlint.importers._markdown import classes, local, remove
 from qlint.importers._safexml import parse
-from qlint.importers._text import TextReader, finish, html_fragment, question_folder
+from qlint.importers._text import TextReader, TooDeep, finish, html_fragment, question_folder
 from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, placeholder, question, short
 
 HEADINGS = {"qlint-rationale", "qlint-right-when", "qlint-why-chosen", "qlint-trap", "qlint-references"}
@@ -133,7 +133,11 @@ class QuestionReader:
             wrapper = etree.Element("div")
             wrapper.text = raw
             return wrapper, line
-        return html_fragment(raw), line
+        try:
+            return html_fragment(raw), line
+        except TooDeep as exc:
+            exc.line = line
+            raise
 
     def markdown(self, holder: etree._Element | None, what: str) -> str:
         if holder is not None and (holder.get("format") or "").lower() == "markdown":
@@ -382,13 +386,19 @@ def read_moodle(job: ImportJob) -> ImportResult:
         elif kind == "category":
             category, case = _category(el, job), _case_of(el)
             scenario = None
-        elif kind in readers:
-            result.questions.append(readers[kind](el, job, category, case).read())
-            if scenario is not None:
-                scenario.data["items"].append(result.questions[-1].data["id"])
-        elif kind == "description" and case and scenario is None:
-            scenario = read_scenario(el, job, category, case)
-            result.questions.append(scenario)
+        elif kind in readers or (kind == "description" and case and scenario is None):
+            try:
+                q = readers[kind](el, job, category, case).read() if kind in readers else read_scenario(el, job, category, case)
+            except TooDeep as exc:
+                name = _text(_child(el, "name")).strip()
+                result.unmapped.append(Unmapped(exc.line or el.sourceline or 0, f"{kind} question {name!r}: {exc}; "
+                                                "the question was not imported"))
+                continue
+            result.questions.append(q)
+            if kind not in readers:
+                scenario = q
+            elif scenario is not None:
+                scenario.data["items"].append(q.data["id"])
         else:
             name = _text(_child(el, "name")).strip()
             result.unmapped.append(Unmapped(el.sourceline or 0, f"{kind or 'untyped'} question {name!r}: only multichoice, "

@@ -85,7 +85,8 @@ def _first_line(lines: list[tuple[int, str]]) -> int:
     return next((n for n, t in lines if t.strip()), 0)
 
 
-@importer("page", "the plain-text practice-question page layout (one question per file)", suffixes=(".txt",))
+@importer("page", "the plain-text practice-question page layout (one question per file)", suffixes=(".txt",),
+          single=True)
 def read_page(job: ImportJob) -> ImportResult:
     lines = job.text.splitlines()
     result = ImportResult()

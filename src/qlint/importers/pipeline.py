@@ -13,6 +13,7 @@ from qlint.diagnostic import Diagnostic
 from qlint.files import Batch, StaleFile, UnsafePathError, safe_join
 from qlint.importers import Imported, Importer, ImportJob, ImportResult, SourceError
 from qlint.importers._package import PackageLimits
+from qlint.importers._sources import read_regular, sources
 from qlint.loading.errors import LoadError
 from qlint.paths import display_path
 from qlint.project.config import Config
@@ -20,6 +21,10 @@ from qlint.project.exams import Exam
 from qlint.rules import reported
 
 MAX_SOURCE_BYTES = PackageLimits().max_entry_bytes
+
+
+class TooLarge(ValueError):
+    """A question whose file `qlint check` would refuse for its size."""
 
 
 @dataclass(frozen=True)
@@ -51,30 +56,15 @@ class ImportOutcome:
         return [t for t in self.written if t.suffix in (".yaml", ".yml") and t.parent.name == "cases"]
 
 
-def sources(source: Path, imp: Importer, unreadable: list[tuple[str, str]]) -> list[Path]:
-    """The source files to read: `source`, or the files under it with the importer's suffixes.
-    Folders that cannot be listed go to `unreadable` (rglob would skip them in silence)."""
-    if not (source.is_dir() and imp.reads != "package"):  # a package importer takes the folder as one package
-        return [source]
-    found = []
-
-    def refused(exc: OSError) -> None:
-        unreadable.append((str(exc.filename or source), exc.strerror or str(exc)))
-
-    for folder, _dirs, names in os.walk(source, onerror=refused):  # symlinked folders are not entered
-        found += [p for p in map(Path(folder).joinpath, names)
-                  if p.is_file() and p.suffix.lower() in imp.suffixes and not p.name.startswith(".")]
-    return sorted(found)
-
-
-def read_source(src: Path, imp: Importer, request: ImportRequest, exams: dict[str, Exam]) -> ImportResult:
-    """Run the importer on one source; OSError, UnicodeDecodeError or SourceError when it cannot be read."""
+def read_source(src: Path, imp: Importer, request: ImportRequest, exams: dict[str, Exam], limit: int = MAX_SOURCE_BYTES,
+                within: Path | None = None) -> ImportResult:
+    """Run the importer on one source; OSError, UnicodeDecodeError or SourceError when it cannot be read.
+    `within`: the SOURCE folder `src` was found in (a file named on the command line is read as named)."""
     if imp.reads == "package":
         return imp.read(ImportJob(src, "", exams, request.exam, request.domain))
-    with open(src, "rb") as fh:
-        data = fh.read(MAX_SOURCE_BYTES + 1)
-    if len(data) > MAX_SOURCE_BYTES:
-        raise SourceError(f"larger than {MAX_SOURCE_BYTES:,} bytes; refusing to read it")
+    why = (" (max-file-bytes: it holds one question, and qlint check refuses a question file larger than that)"
+           if imp.single and limit != MAX_SOURCE_BYTES else "")
+    data = read_regular(src, limit, within, why)
     text = data.decode("utf-8-sig") if imp.reads == "text" else ""
     return imp.read(ImportJob(src, text, exams, request.exam, request.domain, data))
 
@@ -109,15 +99,18 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
 
     out = ImportOutcome()
     planned: dict[Path, bytes | str] = {}  # target -> content, written together once all are ready
-    unreadable: list[tuple[str, str]] = []
-    found = sources(request.source, imp, unreadable)
-    for folder, why in unreadable:
-        out.diagnostics.append(reported("I002", display_path(folder), f"cannot list this folder: {why}; its files were not imported"))
+    problems: list[tuple[str, str]] = []
+    found = sources(request.source, imp, problems)
+    for path, why in problems:
+        out.diagnostics.append(reported("I002", display_path(path), why))
         out.failed += 1
+    within = request.source.resolve() if request.source.is_dir() and imp.reads != "package" else None
+    # A source that holds one question becomes one file: bound it by the size `qlint check` accepts.
+    limit = config.limits.max_file_bytes if imp.single else MAX_SOURCE_BYTES
     for src in found:
         shown = display_path(str(src))
         try:
-            result = read_source(src, imp, request, exams)
+            result = read_source(src, imp, request, exams, limit, within)
         except (OSError, UnicodeDecodeError) as exc:
             out.diagnostics.append(reported("I002", shown, f"cannot read: {exc}"))
             out.failed += 1
@@ -142,11 +135,16 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
                     raise FileExistsError(f"{display_path(str(target))} is also the file of an earlier question in this import")
                 if not request.force and os.path.lexists(target):
                     raise FileExistsError(f"{display_path(str(target))} exists (use --force to overwrite)")
-                planned[target] = to_yaml(q, where, request.fmt, target, config)
+                text = to_yaml(q, where, request.fmt, target, config)
+                size = len(text.encode("utf-8"))
+                if size > config.limits.max_file_bytes:  # qlint check would refuse the file it wrote (Y009)
+                    raise TooLarge(f"{display_path(str(target))} would be {size:,} bytes; qlint check refuses files over "
+                                   f"{config.limits.max_file_bytes:,} bytes (max-file-bytes), so it was not written")
+                planned[target] = text
                 for problem in _images(q, request.output, request.force, planned):
                     out.diagnostics.append(reported("I003", place, problem, q.line))
                     out.failed += 1
-            except (FileExistsError, UnsafePathError) as exc:
+            except (FileExistsError, UnsafePathError, TooLarge) as exc:
                 out.diagnostics.append(reported("I003", place, str(exc), q.line))
                 out.failed += 1
             except (LoadError, FormatError) as exc:

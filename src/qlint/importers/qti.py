@@ -36,7 +36,7 @@ from qlint.importers import _qti_shapes as shapes
 from qlint.importers._markdown import BLOCKS, classes, local, remove
 from qlint.importers._package import Package
 from qlint.importers._safexml import parse
-from qlint.importers._text import TextReader, finish, question_folder
+from qlint.importers._text import TextReader, TooDeep, file_name, finish, question_folder
 from qlint.importers.common import QUESTION_ID, SLUG, clean_tags, in_schema_order, place, placeholder, question, short
 from qlint.loading.schema_fixes import slug
 
@@ -201,7 +201,7 @@ class ItemReader:
         rest = strip_prefix(path, "images/")
         if rest == path or rest.startswith("../"):
             rest = f"{question_folder(self.q)}/img/{posixpath.basename(path)}"
-        return rest, blob
+        return "/".join(map(file_name, rest.split("/"))), blob
 
     def read(self) -> Imported | None:
         n, root = self.n, self.root
@@ -514,7 +514,12 @@ def read_package(job: ImportJob) -> ImportResult:
                 result.unmapped.append(Unmapped(res.sourceline or 0, f"item file {href!r} is not in the package", MANIFEST))
                 continue
             reader = ItemReader(pkg, href, root, job, read_lom(res), placements.get(href))
-            q = reader.read()
+            try:
+                q = reader.read()
+            except TooDeep as exc:
+                result.unmapped.append(Unmapped(exc.line or root.sourceline or 0, f"item {root.get('identifier')!r}: {exc}; "
+                                                "the item was not imported", href))
+                continue
             if q is None:
                 result.unmapped += reader.q.unmapped
             else:
