@@ -127,3 +127,51 @@ def test_a_question_no_export_may_carry_is_skipped_with_a_note(project, capsys, 
     assert main(["analyze", "r.csv"]) == 2  # its answers are skipped, so nothing is left to score
     err = capsys.readouterr().err
     assert re.search(rf"^{re.escape(ASYNC)}:\d+:\d+: note: .*\({code}\): no export carries this question", err, re.M), err
+
+
+def _options_in_by_joining(cell, key, separators):
+    """The reader's former matcher (cubic): every run of pieces joined back and normalised."""
+    import re as _re
+
+    from qlint.itemanalysis.match import normal
+
+    if not cell.strip() or cell.strip() == "-":
+        return 0
+    texts = {normal(t): i for i, t in enumerate(key.option_texts)}
+    if normal(cell) in texts:
+        return 1 << texts[normal(cell)]
+    pieces = _re.split("[" + _re.escape(separators) + "]", cell)
+    mask, start = 0, 0
+    while start < len(pieces):
+        for end in range(len(pieces), start, -1):
+            t = normal(",".join(pieces[start:end]))
+            if t in texts:
+                mask |= 1 << texts[t]
+                start = end
+                break
+        else:
+            if not normal(pieces[start]):
+                start += 1
+                continue
+            return None
+    return mask
+
+
+def test_linear_option_matching_agrees_with_joining_runs_back():
+    """options_in hashes each piece's words once; on 3,000 random cells of option texts that hold
+    separators (and of noise) it gives the masks the cubic join-every-run matcher gave."""
+    import random
+
+    from qlint.itemanalysis.match import options_in
+
+    rng = random.Random(24)
+    words = ["alpha", "beta", "gamma", "<b>delta</b>", "a", "A", "&amp;", "x_y", ""]
+    for _ in range(3000):
+        sep = rng.choice([",", ";"])
+        texts = tuple(dict.fromkeys(" ".join(rng.choice(words) for _ in range(rng.randint(1, 4))).replace(" a ", sep + " a ")
+                                    for _ in range(rng.randint(2, 6))))
+        key = ItemKey("q", "q.yaml", tuple(f"o{i}" for i in range(len(texts))), texts, 1, True, "Stem?")
+        parts = [rng.choice(texts + ("", " ", "noise", sep)) for _ in range(rng.randint(0, 5))]
+        cell = rng.choice([sep, sep + " "]).join(parts)
+        got = options_in(cell, key, sep)[0]
+        assert got == _options_in_by_joining(cell, key, sep), (cell, texts)
