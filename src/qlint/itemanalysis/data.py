@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import numpy as np
+from qlint.bank._numpy import np
 
 from qlint.model import Question
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-import numpy as np
+from qlint.bank._numpy import np
 
 from qlint.itemanalysis.attempts import Record
 from qlint.itemanalysis.cells import attempt_number, instant
