@@ -265,7 +265,63 @@ def lint(out, tmp: Path) -> None:
         _time(out, name, lambda: check_file(str(path), settings))
 
 
-GROUPS = {f.__name__: f for f in (page, gift, moodle, qti21, renderer, exporters, lint)}
+def _csv_cell(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def analyze(out, tmp: Path) -> None:
+    """The responses readers (generic, Canvas, Moodle) with payload cells, headers and times, and
+    a sparse file whose dense matrix would not fit: each must finish (or refuse) in bounded time."""
+    from qlint.itemanalysis.data import ItemKey, ResponsesError
+    from qlint.itemanalysis.readers import read_responses
+    from qlint.itemanalysis.stats import analyse
+
+    stem = "Which of these options is the one that the stem of this question asks for?"
+    # the last option is a hostile bank's: N/2 words, so a run of pieces could grow that long
+    key = ItemKey("q1", "q1.yaml", ("a", "b", "c", "d"), ("Alpha, with a comma", "Beta; a semicolon", "Gamma",
+                                                            "a " * (N // 2)), 0b0001, False, stem)
+    keys = {"q1": key}
+    f = tmp / "responses.csv"
+
+    def read(name: str, text: str) -> None:
+        f.write_text(text, encoding="utf-8")
+
+        def work():
+            try:
+                analyse(read_responses([str(f)], keys), keys)
+            except ResponsesError:
+                pass  # refused with file:line:col: what a bad file should get
+
+        _time(out, name, work)
+
+    canvas = "name,id,sis_id,section,section_id,section_sis_id,submitted,attempt,{},1.0\nAnn,1,,S,1,,2024-01-01,1,{},1\n"
+    moodle = "Surname,First name,Email address,State,Started on,Question 1,Response 1\nLee,Ann,a@x,Finished,{},{},{}\n"
+    cells = {"commas": "," * N, "semicolons": ";" * N, "comma words": "a," * (N // 2), "semicolon words": "a;" * (N // 2),
+             "comma spaces": ", " * (N // 2), **TEXT}
+    for name, cell in cells.items():
+        read(f"canvas answer: {name}", canvas.format(_csv_cell("101: " + stem), _csv_cell(cell)))
+        read(f"moodle answer: {name}", moodle.format("1 March 2024, 9:00 AM", "q1", _csv_cell(cell)))
+        read(f"long answer: {name}", f"respondent,question,selected,timestamp\nann,q1,{_csv_cell(cell)},2024-03-01T05:00Z\n")
+    for name, text in {"< run": "<" * 120_000, "<a run": "<a" * (N // 2), **TEXT}.items():
+        read(f"canvas header: {name}", canvas.format(_csv_cell("101: " + text), "Alpha"))
+        read(f"moodle question: {name}", moodle.format("1 March 2024, 9:00 AM", _csv_cell(text), "Alpha"))
+        read(f"time: {name}", f"respondent,question,selected,timestamp\nann,q1,a,{_csv_cell(text)}\n")
+        read(f"attempt: {name}", f"respondent,question,selected,attempt\nann,q1,a,{_csv_cell(text)}\n")
+    read("stray quote", "respondent,question,selected\n" + "ann,q1,\"a\r\n" + "bob,q1,a\r\n" * (N // 2))
+    # 150,000 answers, each by another learner to another of 1,000 questions: 150 million cells
+    many = {f"q{i}": ItemKey(f"q{i}", f"q{i}.yaml", ("a", "b"), ("A", "B"), 1, False, f"Stem {i}") for i in range(1000)}
+    f.write_text("respondent,question,selected\n" + "".join(f"l{i},q{i % 1000},a\n" for i in range(150_000)), encoding="utf-8")
+
+    def dense():
+        try:
+            analyse(read_responses([str(f)], many), many)
+        except ResponsesError:
+            pass
+
+    _time(out, "sparse answers, dense matrix", dense)
+
+
+GROUPS = {f.__name__: f for f in (page, gift, moodle, qti21, renderer, exporters, lint, analyze)}
 
 
 if __name__ == "__main__":

@@ -159,7 +159,8 @@ def test_check_with_responses_reports_both(project, capsys):
 
 
 def test_bad_responses_exit_2_with_a_position(project, capsys):
-    (project / "bad.csv").write_text("respondent,question,selected,attempt\nann,x,y,one\n", encoding="utf-8")
+    (project / "bad.csv").write_text("respondent,question,selected,attempt\nann,x,y,1\n", encoding="utf-8")
+    (project / "bad-attempt.csv").write_text("respondent,question,selected,attempt\nann,x,y,one\n", encoding="utf-8")
     (project / "weird.csv").write_text("a,b\n1,2\n", encoding="utf-8")
     assert main(["analyze", "missing.csv"]) == 2
     assert "missing.csv:1:1: cannot read" in capsys.readouterr().err
@@ -168,4 +169,6 @@ def test_bad_responses_exit_2_with_a_position(project, capsys):
     assert main(["analyze", "bad.csv"]) == 2  # the question is unknown (a note), so no answer at all
     err = capsys.readouterr().err
     assert "no answer to any bank question (first skipped: bad.csv:2:5: question 'x' is not in the bank" in err and "Traceback" not in err
+    assert main(["analyze", "bad-attempt.csv"]) == 2  # a bad cell is an error even on a row that is skipped
+    assert "bad-attempt.csv:2:9: attempt 'one' is not a whole number" in capsys.readouterr().err
     assert main(["check", "--responses", "weird.csv"]) == 2

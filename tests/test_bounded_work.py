@@ -23,7 +23,7 @@ import pytest
 pytestmark = pytest.mark.slow  # adversarial inputs at full size, each in a child process with time and memory limits
 
 HERE = Path(__file__).parent
-GROUPS = ("page", "gift", "moodle", "qti21", "renderer", "exporters", "lint")
+GROUPS = ("page", "gift", "moodle", "qti21", "renderer", "exporters", "lint", "analyze")
 LIMIT_BYTES = 1 << 30  # 1 GiB of address space: the 100 KB emphasis stem took 5 GB
 CASE_SECONDS = 5.0  # CPU seconds per case (they take well under one; see tests/adversarial.py)
 GROUP_SECONDS = 150  # a hang is killed here and named by its last "start" line

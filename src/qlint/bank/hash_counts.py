@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
+from qlint.bank._numpy import np
 
 
 def _runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

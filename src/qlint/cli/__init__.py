@@ -99,6 +99,10 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_ERROR
+    except MemoryError:  # a limit (ulimit -v, a container) or a huge input: one line, never a traceback
+        print("qlint: error: out of memory: the run needs more than this process may use (ulimit -v, a container "
+              "limit?); it stopped before its end", file=sys.stderr)
+        return EXIT_ERROR
     except Exception as exc:  # last resort: a message and exit 2, never a traceback
         print(f"qlint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("qlint: please report this with the command and the file that caused it", file=sys.stderr)

@@ -13,7 +13,14 @@ class Record(NamedTuple):
     item: str
     mask: int
     attempt: int | None  # the export's attempt number, when it has one
-    order: tuple  # (timestamp, line): sorts answers to one question without attempt numbers
+    order: tuple  # (instant or None, line): sorts answers to one question without attempt numbers
+
+
+def first_by_time(order: tuple) -> tuple:
+    """Sort key of an `order`: the earliest instant first (`cells.instant`: offsets applied, so
+    10:00+05:00 is before 06:00Z), answers without a time before those with one, then by line."""
+    stamp, line = order
+    return (stamp is not None, stamp or 0, line)
 
 
 Answers = tuple[list[str], list[str], list[int]]  # respondent, item, mask: the first of a pair counts
@@ -40,8 +47,8 @@ def assemble(records: Iterable[tuple], all_attempts: bool) -> Answers:
                 items.append(r[1])
                 masks.append(r[2])
         return who, items, masks
-    if any(r[4][0] for r in records):  # timestamps: earliest first (the line breaks ties)
-        records = sorted(records, key=lambda r: r[4])
+    if any(r[4][0] is not None for r in records):  # timestamps: earliest first (the line breaks ties)
+        records = sorted(records, key=lambda r: first_by_time(r[4]))
     if not all_attempts:
         return [r[0] for r in records], [r[1] for r in records], [r[2] for r in records]
     count: dict[tuple[str, str], int] = {}

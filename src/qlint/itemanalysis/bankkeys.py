@@ -5,16 +5,20 @@ from __future__ import annotations
 from qlint.lint.engine import _kind, load_document
 from qlint.itemanalysis.data import MAX_OPTIONS, ItemKey, Note
 from qlint.loading.errors import LoadError
+from qlint.loading.positions import Locator
 from qlint.loading.schema import validate
 from qlint.model import Question
+from qlint.prose.soundness import data_errors
 from qlint.project.config import Config
 from qlint.project.discovery import discover
 from qlint.paths import display_path
 
 
 def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], list[Note]]:
-    """id -> key of every schema-valid question under `paths`; files that cannot be used are
-    noted (`qlint check` says what is wrong with them) and their responses skipped."""
+    """id -> key of every schema-valid question under `paths` that an export could carry; files
+    that cannot be used (unreadable, invalid, or with data errors such as two options under one
+    id, which every exporter refuses: `prose.soundness`) are noted (`qlint check` says what is
+    wrong with them) and their responses skipped."""
     files, problems = discover(paths)
     notes = [Note(f"{display_path(p)}:1:1", why) for p, why in problems]
     keys: dict[str, ItemKey] = {}
@@ -22,7 +26,7 @@ def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], lis
         if _kind(path, config) != "question":
             continue
         try:
-            _, data = load_document(path, config)
+            text, data = load_document(path, config)
         except LoadError as exc:
             notes.append(Note(f"{display_path(path)}:{exc.line}:{exc.col}", f"not read ({exc.message}); run qlint check"))
             continue
@@ -33,6 +37,13 @@ def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], lis
         if q.id in keys:
             notes.append(Note(f"{display_path(path)}:1:1", f"id {q.id!r} is also used by {display_path(keys[q.id].path)}; "
                                                            "responses go to the first"))
+            continue
+        unsound = data_errors(q)  # what every exporter refuses: answers cannot be mapped to one option
+        if unsound:
+            span = Locator(text).locate(unsound[0].pointer)
+            notes.append(Note(f"{display_path(path)}:{span.line}:{span.col}",
+                              f"{unsound[0].message} ({unsound[0].code}): no export carries this question, "
+                              "so its responses are skipped"))
             continue
         key = ItemKey.of(q)
         if not key.keymask or key.n_options > MAX_OPTIONS:  # K002 / the schema say why

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from qlint.itemanalysis.data import ResponsesError
 
+T = TypeVar("T")
 LIMIT = 256 * 1024 * 1024  # a responses export of 10,000 learners is a few MB
 
 
@@ -32,6 +33,17 @@ def col_of(row: list[str], index: int) -> int:
     return 1 + sum(len(f) + 1 for f in row[:index])
 
 
+def read_cell(path: str, line: int, row: list[str], at: int | None, read: Callable[[str], T]) -> T | None:
+    """`read` of the stripped cell at `at`: None when there is no such column or the cell is
+    blank, ResponsesError at the cell's `path:line:col` when `read` refuses it (ValueError)."""
+    if at is None or at >= len(row) or not row[at].strip():
+        return None
+    try:
+        return read(row[at].strip())
+    except ValueError as exc:
+        raise ResponsesError(f"{path}:{line}:{col_of(row, at)}", str(exc)) from None
+
+
 def rows(path: str, text: str | None = None) -> Iterator[tuple[int, list[str]]]:
     """(line, fields) of every non-blank row, the header first; ResponsesError on bad CSV."""
     text = read_text(path) if text is None else text
@@ -47,4 +59,22 @@ def rows(path: str, text: str | None = None) -> Iterator[tuple[int, list[str]]]:
                 yield line, row
             line = reader.line_num + 1
     except csv.Error as exc:
-        raise ResponsesError(f"{path}:{reader.line_num or line}:1", f"not valid CSV: {exc}") from None
+        if "field limit" not in str(exc):
+            raise ResponsesError(f"{path}:{reader.line_num or line}:1", f"not valid CSV: {exc}") from None
+        # csv reads a quoted field up to its closing quote, across lines: a stray quote makes the
+        # rest of the file one field, stopped at csv's limit; name the row where it opened
+        raise ResponsesError(f"{path}:{line}:{_quote_col(text, line)}",
+                             f"a field of more than {csv.field_size_limit():,} characters starts in this row: "
+                             "a quote that opens a field is never closed (a stray '\"'?)") from None
+
+
+def _quote_col(text: str, line: int) -> int:
+    """1-based column of the first quote on `line` (1 when it has none)."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if not start:
+            return 1
+    end = text.find("\n", start)
+    at = text.find('"', start, end if end >= 0 else len(text))
+    return at - start + 1 if at >= 0 else 1

@@ -5,12 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import numpy as np
+from qlint.bank._numpy import np
 
 from qlint.model import Question
 
 NOT_SEEN = -1  # the respondent was not given the item (or gave no answer row for it)
 MAX_OPTIONS = 30  # the bit masks below hold one bit per option
+# The matrix is dense (respondents x items), while a file holds one row per answer: a file of a
+# million answers, each by another learner to another of 2,000 questions, asked for 2 billion
+# cells (16 GB per array, and the statistics make several). 20 million cells (100,000 learners
+# x 200 questions) keep every array under 160 MB and each numpy step well under a second.
+MAX_CELLS = 20_000_000
 
 
 class ResponsesError(ValueError):
@@ -140,20 +145,21 @@ class Responses:
 
     @classmethod
     def from_answers(cls, items: list[str], who: list[str], item: list[str], mask: list[int],
-                     notes: list[Note]) -> "Responses":
+                     notes: list[Note], where: str = "") -> "Responses":
         """From parallel lists of answers (the first answer of a respondent to an item counts);
         `items` gives the column order, and items nobody answered are dropped."""
         respondents: dict[str, int] = {}
         rows = np.array([respondents.setdefault(w, len(respondents)) for w in who], dtype=np.int64)
         names: dict[str, int] = {}
         codes = np.array([names.setdefault(i, len(names)) for i in item], dtype=np.int64)
-        return cls.from_codes(items, list(respondents), rows, list(names), codes, mask, notes)
+        return cls.from_codes(items, list(respondents), rows, list(names), codes, mask, notes, where)
 
     @classmethod
     def from_codes(cls, items: list[str], respondents: list[str], rows, names: list[str], codes, mask,
-                   notes: list[Note]) -> "Responses":
+                   notes: list[Note], where: str = "") -> "Responses":
         """As `from_answers`, with each answer's respondent an index into `respondents` and its
-        item an index into `names`."""
+        item an index into `names`; ResponsesError at `where` when the matrix would exceed
+        MAX_CELLS."""
         codes = np.asarray(codes, dtype=np.int64)
         answered = {names[c] for c in np.unique(codes)}
         seen = [i for i in items if i in answered]
@@ -164,6 +170,9 @@ class Responses:
         masks = np.asarray(mask, dtype=np.int64)
         keep = cols >= 0
         rows, cols, masks = rows[keep], cols[keep], masks[keep]
+        if len(respondents) * len(seen) > MAX_CELLS:
+            raise ResponsesError(where, f"{len(respondents):,} respondents x {len(seen):,} questions is more than the "
+                                 f"{MAX_CELLS:,} answers qlint analyses at once: analyse one form (or one exam) per run")
         choices = np.full((len(respondents), len(seen)), NOT_SEEN, dtype=np.int64)
         if len(rows):
             _, first = np.unique(rows * len(seen) + cols, return_index=True)

@@ -3,7 +3,8 @@
 Columns: name, id, sis_id, section, section_id, section_sis_id, submitted, attempt, then per
 question a column headed `<Canvas question id>: <question text>` holding the chosen answer's
 text (several answers joined by commas) followed by its points column, then n correct,
-n incorrect and score. Questions are mapped to the bank by their text, answers by option text."""
+n incorrect and score. Questions are mapped to the bank by their text, answers by option text.
+A learner's attempts are ordered by the attempt column (`submitted` is not read)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import re
 from typing import Iterator
 
 from qlint.itemanalysis.attempts import Record
-from qlint.itemanalysis.csvfile import col_of
+from qlint.itemanalysis.cells import attempt_number
+from qlint.itemanalysis.csvfile import col_of, read_cell
 from qlint.itemanalysis.data import ItemKey, Note, ResponsesError
 from qlint.itemanalysis.match import QuestionIndex, options_in
 
-_QUESTION = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.S)
+_QUESTION = re.compile(r"^\s*([0-9]+)\s*:\s*(.*)$", re.S)  # ASCII digits: int() reads others too
 
 
 def is_canvas(header: list[str]) -> bool:
@@ -46,12 +48,7 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
             columns.append((j, key))
     for line, row in rows:
         respondent = row[who].strip() if who < len(row) else ""
-        attempt = None
-        if attempt_at is not None and attempt_at < len(row) and row[attempt_at].strip():
-            text = row[attempt_at].strip()
-            if not text.isdigit():
-                raise ResponsesError(f"{path}:{line}:{col_of(row, attempt_at)}", f"attempt {text!r} is not a whole number")
-            attempt = int(text)
+        attempt = read_cell(path, line, row, attempt_at, attempt_number)
         for j, key in columns:
             if j >= len(row):
                 continue
@@ -61,4 +58,4 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
                 continue
             if mask == 0 and not row[j].strip():
                 continue  # Canvas leaves unanswered questions blank: not a respondent to this item
-            yield Record(respondent, key.id, mask, attempt, ("", line))
+            yield Record(respondent, key.id, mask, attempt, (None, line))

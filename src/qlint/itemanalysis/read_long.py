@@ -1,18 +1,19 @@
 """The generic long CSV: `respondent,question,selected[,attempt][,timestamp]`, one row per
 respondent and question; `question` is the qlint id, `selected` the answer: the chosen option
 ids joined by `|`, an ordering question's step ids in the order given, a matching question's
-`prompt=response` pairs joined by `|` (empty: skipped); `timestamp` is ISO 8601 (it orders
-attempts when there is no number)."""
+`prompt=response` pairs joined by `|` (empty: skipped); `timestamp` is a time (`cells.instant`: it
+orders attempts when there is no number)."""
 
 from __future__ import annotations
 
 import re
 from typing import Iterator
 
-import numpy as np
+from qlint.bank._numpy import np
 
 from qlint.itemanalysis.attempts import Record
-from qlint.itemanalysis.csvfile import col_of
+from qlint.itemanalysis.cells import attempt_number, instant
+from qlint.itemanalysis.csvfile import col_of, read_cell
 from qlint.itemanalysis.data import ItemKey, Note, ResponsesError
 
 REQUIRED = ("respondent", "question", "selected")
@@ -40,6 +41,8 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
     for line, row in rows:
         if len(row) < width:
             raise ResponsesError(f"{path}:{line}:{col_of(row, len(row))}", f"{len(row)} fields, the header has {len(names)}")
+        attempt = read_cell(path, line, row, attempt_at, attempt_number)  # checked on skipped rows too
+        stamp = read_cell(path, line, row, stamp_at, instant)
         qid, cell = row[q_at].strip(), row[sel_at]
         mask = masks.get((qid, cell), -1)
         if mask == -1:
@@ -47,13 +50,6 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
         if mask is None or mask < 0:
             _note(path, line, row, at, qid, cell, keys, unknown, notes)
             continue
-        attempt = None
-        if attempt_at is not None and row[attempt_at].strip():
-            text = row[attempt_at].strip()
-            if not text.isdigit():
-                raise ResponsesError(f"{path}:{line}:{col_of(row, attempt_at)}", f"attempt {text!r} is not a whole number")
-            attempt = int(text)
-        stamp = row[stamp_at].strip() if stamp_at is not None else ""
         yield (row[who_at].strip(), qid, mask, attempt, (stamp, line))
 
 

@@ -5,36 +5,26 @@ Grade/N, then per slot `Response N` (the chosen answers' texts, several joined b
 none) and, when the report is set to include them, `Question N` (the question) and
 `Right answer N`. A slot is mapped to the bank by its `Question N` cell: the question's name or
 idnumber as qlint's Moodle export writes them (the qlint id), else its text. Only finished
-attempts count; a user's attempts are ordered by `Started on`, else by row."""
+attempts count; a user's attempts are ordered by `Started on` (an instant, `cells.instant`), else by row."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Iterator
 
-from qlint.itemanalysis.attempts import Record
-from qlint.itemanalysis.csvfile import col_of
+from qlint.itemanalysis.attempts import Record, first_by_time
+from qlint.itemanalysis.cells import instant
+from qlint.itemanalysis.csvfile import col_of, read_cell
 from qlint.itemanalysis.data import ItemKey, Note, ResponsesError
 from qlint.itemanalysis.match import QuestionIndex, options_in
 
-_RESPONSE = re.compile(r"^\s*response\s+(\d+)\s*$", re.I)
-_QUESTION = re.compile(r"^\s*question\s+(\d+)\s*$", re.I)
-_DATES = ("%d %B %Y  %I:%M %p", "%d %B %Y %I:%M %p", "%d %B %Y, %I:%M %p", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+# slot numbers in ASCII digits, at most 6 (int() reads other digits and refuses 5,000 of them)
+_RESPONSE = re.compile(r"^\s*response\s+([0-9]{1,6})\s*$", re.I)
+_QUESTION = re.compile(r"^\s*question\s+([0-9]{1,6})\s*$", re.I)
 
 
 def is_moodle(header: list[str]) -> bool:
     return any(_RESPONSE.match(h) for h in header)
-
-
-def _started(text: str) -> str:
-    text = " ".join(text.split())
-    for fmt in _DATES:
-        try:
-            return datetime.strptime(text, " ".join(fmt.split())).isoformat()
-        except ValueError:
-            continue
-    return ""
 
 
 def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, ItemKey],
@@ -65,8 +55,9 @@ def records(path: str, rows: Iterator[tuple[int, list[str]]], keys: dict[str, It
         if cell(0).lower().startswith("overall average"):
             continue
         who = cell(email) or f"{cell(last)}, {cell(first)}"
-        taken.append((who, _started(cell(started)), line, row))
-    taken.sort(key=lambda t: (t[0], t[1], t[2]))
+        stamp = read_cell(path, line, row, started, instant)
+        taken.append((who, stamp, line, row))
+    taken.sort(key=lambda t: (t[0], *first_by_time((t[1], t[2]))))
     attempt_no: dict[str, int] = {}
     for who, stamp, line, row in taken:
         attempt_no[who] = attempt_no.get(who, 0) + 1

@@ -29,7 +29,7 @@ def read_responses(paths: list[str], keys: dict[str, ItemKey], all_attempts: boo
         if fast is not None:
             if not len(fast[1]):
                 raise _nothing(paths[0], notes)
-            return Responses.from_codes(sorted(keys), *fast, notes)
+            return Responses.from_codes(sorted(keys), *fast, notes, f"{paths[0]}:1:1")
         notes = []
     records = []
     for path in paths:
@@ -46,7 +46,7 @@ def read_responses(paths: list[str], keys: dict[str, ItemKey], all_attempts: boo
     who, items, masks = assemble(records, all_attempts)
     if not who:
         raise _nothing(paths[0], notes)
-    return Responses.from_answers(sorted(keys), who, items, masks, notes)
+    return Responses.from_answers(sorted(keys), who, items, masks, notes, f"{paths[0]}:1:1")
 
 
 def _nothing(path: str, notes: list[Note]) -> ResponsesError:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
+from qlint.bank._numpy import np
 
 from qlint.itemanalysis.data import NOT_SEEN, PART_BITS, ItemKey, Responses
 

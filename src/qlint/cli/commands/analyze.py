@@ -49,6 +49,13 @@ def _say(message: str) -> None:
     print(f"qlint: error: {message}", file=sys.stderr)
 
 
+def _show(notes) -> None:
+    for n in notes[:MAX_NOTES]:
+        print(f"{n.where}: note: {n.message}", file=sys.stderr)
+    if len(notes) > MAX_NOTES:
+        print(f"qlint: {len(notes) - MAX_NOTES} more notes like these", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     from qlint.lint.engine import load_exams, make_settings
     from qlint.itemanalysis.bankkeys import load_keys
@@ -74,13 +81,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         responses = read_responses(args.responses, keys, args.all_attempts)
     except ResponsesError as exc:
+        _show(notes)  # a question skipped in the bank explains why its answers found no question
         _say(str(exc))
         return EXIT_ERROR
-    notes += responses.notes
-    for n in notes[:MAX_NOTES]:
-        print(f"{n.where}: note: {n.message}", file=sys.stderr)
-    if len(notes) > MAX_NOTES:
-        print(f"qlint: {len(notes) - MAX_NOTES} more notes like these", file=sys.stderr)
+    _show(notes + responses.notes)
     a = analyse(responses, keys, args.scoring or config.scoring)
     diagnostics = run_rules(a, settings)
     code = EXIT_FINDINGS if any(d.severity >= Severity.parse(args.fail_on) for d in diagnostics) else EXIT_OK
