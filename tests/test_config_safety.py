@@ -91,3 +91,79 @@ def test_another_projects_configuration_cannot_place_its_bank_outside_it(tmp_pat
     config = load_config()
     assert bank_of(config, str(other / "bank" / "q.yaml")) is None
     assert os.path.isdir(home)
+
+
+# --- numbers: every rule option and every numeric setting is range-checked ---------------------
+
+def _config_errors(tmp_path: Path, toml: str) -> list[str]:
+    (tmp_path / "qlint.toml").write_text(toml, encoding="utf-8")
+    from qlint.cli.config import load_config
+    from qlint.project.config import ConfigError
+
+    with pytest.raises(ConfigError) as exc:
+        load_config(tmp_path)
+    return str(exc.value).splitlines()
+
+
+def test_a_huge_ngram_and_nan_are_configuration_errors_naming_file_key_and_range(tmp_path, monkeypatch, capsys):
+    """`[rules.B007] ngram = 10000000` ran for minutes past 1 GB; `warn-at = nan` was an internal error."""
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "qlint.toml").write_text("[rules.B007]\nngram = 10000000\n[rules.near-duplicate]\nwarn-at = nan\n"
+                                         "error-at = inf\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["qlint: error: qlint.toml:2:1: rules.B007.ngram: 10000000 is out of range: allowed 3 to 50 (default 8)",
+                   "qlint: error: qlint.toml:4:1: rules.near-duplicate.warn-at: nan is out of range: allowed 0.2 to 1 (default 0.5)",
+                   "qlint: error: qlint.toml:5:1: rules.near-duplicate.error-at: inf is out of range: allowed 0.2 to 1 (default 0.8)"]
+
+
+def _numeric_options():
+    from qlint.rules import RULES
+
+    return [(code, name, option) for code, r in RULES.items() for name, option in r.options.items()
+            if isinstance(option.default, (int, float)) and not isinstance(option.default, bool)]
+
+
+def test_every_numeric_rule_option_declares_bounds_around_its_default():
+    from qlint.rules import Option, rule
+
+    options = _numeric_options()
+    assert len(options) >= 30
+    assert all(o.min is not None and o.max is not None and o.min <= o.default <= o.max for _c, _n, o in options)
+    with pytest.raises(ValueError, match="needs bounds"):
+        rule("Z999", "unbounded", "warning", options={"n": Option(3, "no bounds")})(lambda q, ctx: iter(()))
+
+
+@pytest.mark.parametrize("code, name, option", _numeric_options(), ids=lambda v: v if isinstance(v, str) else "")
+def test_each_numeric_rule_option_refuses_values_outside_its_bounds(tmp_path, monkeypatch, code, name, option):
+    monkeypatch.chdir(tmp_path)
+    step = 1 if isinstance(option.default, int) else 0.001
+    for value in (option.max + step, option.min - step) + (() if isinstance(option.default, int) else ("nan", "-inf")):
+        lines = _config_errors(tmp_path, f"[rules.{code}]\n{name} = {value}\n")
+        assert lines[0].startswith(f"qlint.toml:2:1: rules.{code}.{name}: "), lines
+        assert f"allowed {option.min:g} to {option.max:g}" in lines[0] or "expected" in lines[0], lines
+    # the bounds themselves are allowed
+    for value in (option.min, option.max):
+        (tmp_path / "qlint.toml").write_text(f"[rules.{code}]\n{name} = {value!r}\n", encoding="utf-8")
+        from qlint.cli.config import load_config
+
+        assert load_config(tmp_path).rules[code][name] == value
+
+
+@pytest.mark.parametrize("toml, message", [
+    ('[rules.O009]\nterms = ["always", 3]\n', "qlint.toml:2:1: rules.O009.terms: each entry must be a word or phrase"),
+    ('[rules.O009]\nterms = [""]\n', "qlint.toml:2:1: rules.O009.terms: each entry must be a word or phrase"),
+    ('[rules.T001]\nwords = ["' + "x" * 101 + '"]\n', "qlint.toml:2:1: rules.T001.words: each entry must be"),
+    ('[rules.O010]\nterms = ' + str(["w"] * 1001).replace("'", '"') + "\n", "rules.O010.terms: at most 1000 entries, got 1001"),
+    ('[rules.O012]\ntypes = { service = "s3" }\n', "qlint.toml:2:1: rules.O012.types: 'service': expected a list of words"),
+    ('[rules.O012]\ntypes = { service = [1] }\n', "rules.O012.types: 'service': each entry must be a word or phrase"),
+    ("[limits]\nmax-nodes = 100000000000\n", "qlint.toml:2:1: limits.max-nodes: 'max-nodes': 100000000000 is out of range"),
+    ("[limits]\nmax-file-bytes = 1000000000000\n", "qlint.toml:2:1: limits.max-file-bytes:"),
+    ("[limits]\nmax-depth = 100000\n", "qlint.toml:2:1: limits.max-depth:"),
+    ("[format]\nwidth = nan\n", "qlint.toml:2:1: format.width:"),
+])
+def test_word_lists_tables_and_limits_are_bounded(tmp_path, monkeypatch, toml, message):
+    monkeypatch.chdir(tmp_path)
+    lines = _config_errors(tmp_path, toml)
+    assert any(message in line for line in lines), lines
