@@ -39,6 +39,41 @@ class StaleFile(Exception):
         super().__init__("; ".join(f"{p}: changed on disk while qlint was writing it" for p in self.paths))
 
 
+class NotRegularFile(OSError):
+    """A target that is a FIFO, a device, a socket or a folder: never renamed over."""
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+
+
+def special_kind(path: str | os.PathLike[str]) -> str | None:
+    """What `path` is (links followed) when it exists and is not a regular file, else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
+
+
+def _refuse_special(target: Path) -> None:
+    """Replacing by rename would swap a device or FIFO (as root: /dev/null) for a regular file."""
+    kind = special_kind(target)
+    if kind is not None:
+        raise NotRegularFile(errno.EINVAL, f"{kind}, not a regular file; not replacing it", str(target))
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the regular file `path` (links followed); NotRegularFile for a FIFO or a
+    device, which is never opened in a way that could wait for a writer."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as fh:
+        kind = next((name for test, name in _KINDS if test(os.fstat(fd).st_mode)), None)
+        if kind is not None:
+            raise NotRegularFile(errno.EINVAL, f"{kind}, not a regular file; not replacing it", str(path))
+        return fh.read()
+
+
 def is_temp_name(name: str) -> bool:
     """True for the temporary files qlint writes (a killed run may leave some behind)."""
     return bool(_TEMP_NAME.match(name))
@@ -54,6 +89,7 @@ def _stage(target: Path, payload: bytes, sync: bool = True) -> Path:
     """Write `payload` to a temporary file beside `target`, fsynced (unless the caller syncs all
     its files at once), with the target's mode (and, where allowed, owner); returns the temporary
     file. Nothing is left behind on failure."""
+    _refuse_special(target)
     try:
         old = os.stat(target)
         mode, owner = stat.S_IMODE(old.st_mode), (old.st_uid, old.st_gid)
@@ -421,9 +457,42 @@ def safe_output(path: str | os.PathLike[str]) -> Path:
                               "not writing through it (remove the link or choose another path)") from None
 
 
-def write_output(path: str | os.PathLike[str], data: bytes | str) -> Path:
+def write_output(path: str | os.PathLike[str], data: bytes | str, *, stream: bool = True) -> Path:
     """Replace one output file (an export, a report) atomically, creating its folder; nothing is
-    left behind if it fails, and a symlink is followed only within the folder (safe_output)."""
+    left behind if it fails, and a symlink is followed only within the folder (safe_output).
+    A FIFO or a character device (`-o /dev/null`, a pipe) is opened and written, as a shell
+    redirection would (with `stream`; else refused, as for a file inside an output folder); any
+    other file that is not a regular file is refused. Nothing is ever renamed over either."""
+    target = safe_output(path)
+    if stream and special_kind(target) in ("a FIFO (named pipe)", "a character device"):
+        if write_stream(target, _encode(data)):
+            return target
     with Batch() as batch:
-        batch.replace(safe_output(path), data)
+        batch.replace(target, data)
         return batch.commit()[0]
+
+
+def write_stream(target: Path, data: bytes) -> bool:
+    """Write `data` into the FIFO or character device `target`; False if it is no longer one. A
+    FIFO nobody reads is refused rather than waited on (a shell would hang there)."""
+    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(target, flags)  # no O_CREAT, no O_TRUNC: nothing is made or cut
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise NotRegularFile(errno.ENXIO, "a FIFO (named pipe) that no process is reading; nothing written",
+                                 str(target)) from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):  # replaced since it was looked at
+            return False
+        os.set_blocking(fd, True)  # the reader sets the pace from here
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except BrokenPipeError:
+        raise NotRegularFile(errno.EPIPE, "the process reading this FIFO stopped before the end", str(target)) from None
+    finally:
+        os.close(fd)
+    return True

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from qlint.files import Batch, UnsafePathError, atomic_write, is_temp_name, safe_join, write_output
+from qlint.files import Batch, UnsafePathError, atomic_write, is_temp_name, safe_join, special_kind, write_output
 
 MARKER = ".qlint-export"
 
@@ -76,8 +76,8 @@ def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
 
 def _previous(root: Path, fmt: str) -> list[str]:
     marker = root / MARKER
-    if root.exists() and not root.is_dir():
-        raise ValueError(f"{root} is a file; give a folder for this format")
+    if root.exists() and not root.is_dir():  # a FIFO or a device too: a site cannot be streamed
+        raise ValueError(f"{root} is {special_kind(root) or 'a file'}; give a folder for this format")
     if not root.exists() or not any(not is_temp_name(p.name) for p in root.iterdir()):
         return []
     if not marker.is_file():
