@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from authoring_helpers import make_project, run
-from conftest import REPO
 from qlint.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
