@@ -63,6 +63,21 @@ def _refuse_special(target: Path) -> None:
         raise NotRegularFile(errno.EINVAL, f"{kind}, not a regular file; not replacing it", str(target))
 
 
+def read_only(path: str | os.PathLike[str]) -> str | None:
+    """Why the user's file `path` must not be rewritten: its mode has no write bit (a file made
+    read-only with chmod 444: checked on the bits, since root may write anything and a rename
+    never asks the file), or this user may not write it; None when it may be rewritten."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+    if not mode & 0o222:
+        return f"read-only (mode {mode:04o}); not rewriting it (make it writable, chmod u+w, to let qlint change it)"
+    if not os.access(path, os.W_OK):
+        return f"not writable by you (mode {mode:04o}); not rewriting it"
+    return None
+
+
 def read_regular(path: str | os.PathLike[str]) -> bytes:
     """The bytes of the regular file `path` (links followed); NotRegularFile for a FIFO or a
     device, which is never opened in a way that could wait for a writer."""
@@ -252,6 +267,8 @@ class Batch:
         path = Path(target)
         if path in self._targets:
             raise FileExistsError(errno.EEXIST, "written twice in one batch", str(path))
+        if before is not None and (why := read_only(path)) is not None:  # the user's own file, locked
+            raise PermissionError(errno.EACCES, why, str(path))
         self._add(path, _encode(data), False, before)
 
     def create(self, target: str | os.PathLike[str], data: bytes | str) -> None:

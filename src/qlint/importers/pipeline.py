@@ -10,7 +10,7 @@ from pathlib import Path
 
 from qlint.authoring.changes import internal_error
 from qlint.diagnostic import Diagnostic
-from qlint.files import Batch, StaleFile, UnsafePathError, read_regular, safe_join
+from qlint.files import Batch, StaleFile, UnsafePathError, read_only, read_regular, safe_join
 from qlint.importers import Imported, Importer, ImportJob, ImportResult, SourceError
 from qlint.importers._package import PackageLimits
 from qlint.loading.errors import LoadError
@@ -156,6 +156,11 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
                 out.internal.append(internal_error(shown, f"converting the question at {where}", exc))
     if out.internal:
         out.refused = "nothing was written; please report this with the command and the file named above"
+        return out
+    locked = [(t, why) for t in planned if request.force and (why := read_only(t)) is not None]
+    if locked:  # a file the user made read-only is not replaced, even with --force; all or nothing
+        out.diagnostics += [reported("I003", display_path(str(t)), why) for t, why in locked]
+        out.refused = "nothing was written"
         return out
     try:
         out.written = write_all(planned, request.force)
