@@ -232,7 +232,10 @@ class Batch:
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             if self._pending or exc_type is not None:
-                self.discard()
+                with _deferred_signals() as caught:  # a second Ctrl-C must not cut the cleanup short
+                    self.discard()
+                if caught and exc_type is None:
+                    raise KeyboardInterrupt
         finally:
             if self._sigterm is not None:
                 signal.signal(signal.SIGTERM, self._sigterm)
@@ -361,6 +364,11 @@ class Batch:
         self._pending, self._targets = [], set()
         for d in reversed(self._made):
             try:
+                # a temporary staged just as an interrupt came (before the batch recorded it)
+                # can only be ours in a folder this batch made
+                for entry in os.scandir(d):
+                    if is_temp_name(entry.name) and entry.is_file(follow_symlinks=False):
+                        _unlink(Path(entry.path))
                 d.rmdir()
             except OSError:
                 pass
