@@ -43,6 +43,7 @@ import io
 import json
 import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
@@ -380,7 +381,9 @@ def write_project(root: Path, case: Case) -> tuple[Path, list[str]]:
     """The case as a project: qlint.toml, the files under bank/; returns the bank and the expectations."""
     bank = root / "bank"
     own_exams = any(n.startswith("exams/") for n in case.files)
-    exams = "bank/exams" if own_exams else str(REPO / "bank" / "exams")
+    exams = "bank/exams" if own_exams else "exams"  # the sample exams beside the bank: a configured path stays in the project
+    if not own_exams:
+        shutil.copytree(REPO / "bank" / "exams", root / "exams", dirs_exist_ok=True)
     config = [f"bank = {_toml('bank')}", f"exams = {_toml(exams)}"]
     if case.options:
         config.append(f"[rules.{case.rule}]")

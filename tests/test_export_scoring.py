@@ -12,6 +12,7 @@ total kept in 0..1. All-or-nothing: the point only for every key and no distract
 from __future__ import annotations
 
 import json
+import shutil
 from itertools import combinations, permutations, product
 
 import pytest
@@ -217,9 +218,8 @@ def test_flag_and_config_key_choose_the_scoring(tmp_path, in_repo, monkeypatch):
     assert _json_scoring(tmp_path) == {"partial"}  # the default
     assert _json_scoring(tmp_path, "--scoring", "all-or-nothing") == {"all-or-nothing"}
     project = tmp_path / "p"
-    project.mkdir()
-    (project / "qlint.toml").write_text(f'bank = "{REPO / "bank"}"\nexams = "{REPO / "bank" / "exams"}"\n'
-                                        '[export]\nscoring = "all-or-nothing"\n', encoding="utf-8")
+    shutil.copytree(REPO / "bank", project / "bank")  # a configured bank stays inside its project
+    (project / "qlint.toml").write_text('[export]\nscoring = "all-or-nothing"\n', encoding="utf-8")
     monkeypatch.chdir(project)
     assert _json_scoring(tmp_path) == {"all-or-nothing"}
     assert _json_scoring(tmp_path, "--scoring", "partial") == {"partial"}  # the flag wins
@@ -232,4 +232,4 @@ def test_unknown_scoring_is_a_usage_or_config_error(tmp_path, in_repo, monkeypat
     monkeypatch.chdir(tmp_path)
     assert main(["export", "-f", "json", "-o", str(tmp_path / "x.json")]) == 2
     err = capsys.readouterr().err
-    assert "qlint.toml: export.scoring:" in err and "Traceback" not in err
+    assert "qlint.toml:" in err and ": export.scoring:" in err and "Traceback" not in err

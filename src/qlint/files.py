@@ -39,6 +39,56 @@ class StaleFile(Exception):
         super().__init__("; ".join(f"{p}: changed on disk while qlint was writing it" for p in self.paths))
 
 
+class NotRegularFile(OSError):
+    """A target that is a FIFO, a device, a socket or a folder: never renamed over."""
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+
+
+def special_kind(path: str | os.PathLike[str]) -> str | None:
+    """What `path` is (links followed) when it exists and is not a regular file, else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
+
+
+def _refuse_special(target: Path) -> None:
+    """Replacing by rename would swap a device or FIFO (as root: /dev/null) for a regular file."""
+    kind = special_kind(target)
+    if kind is not None:
+        raise NotRegularFile(errno.EINVAL, f"{kind}, not a regular file; not replacing it", str(target))
+
+
+def read_only(path: str | os.PathLike[str]) -> str | None:
+    """Why the user's file `path` must not be rewritten: its mode has no write bit (a file made
+    read-only with chmod 444: checked on the bits, since root may write anything and a rename
+    never asks the file), or this user may not write it; None when it may be rewritten."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+    if not mode & 0o222:
+        return f"read-only (mode {mode:04o}); not rewriting it (make it writable, chmod u+w, to let qlint change it)"
+    if not os.access(path, os.W_OK):
+        return f"not writable by you (mode {mode:04o}); not rewriting it"
+    return None
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the regular file `path` (links followed); NotRegularFile for a FIFO or a
+    device, which is never opened in a way that could wait for a writer."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as fh:
+        kind = next((name for test, name in _KINDS if test(os.fstat(fd).st_mode)), None)
+        if kind is not None:
+            raise NotRegularFile(errno.EINVAL, f"{kind}, not a regular file; not replacing it", str(path))
+        return fh.read()
+
+
 def is_temp_name(name: str) -> bool:
     """True for the temporary files qlint writes (a killed run may leave some behind)."""
     return bool(_TEMP_NAME.match(name))
@@ -54,6 +104,7 @@ def _stage(target: Path, payload: bytes, sync: bool = True) -> Path:
     """Write `payload` to a temporary file beside `target`, fsynced (unless the caller syncs all
     its files at once), with the target's mode (and, where allowed, owner); returns the temporary
     file. Nothing is left behind on failure."""
+    _refuse_special(target)
     try:
         old = os.stat(target)
         mode, owner = stat.S_IMODE(old.st_mode), (old.st_uid, old.st_gid)
@@ -181,7 +232,10 @@ class Batch:
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             if self._pending or exc_type is not None:
-                self.discard()
+                with _deferred_signals() as caught:  # a second Ctrl-C must not cut the cleanup short
+                    self.discard()
+                if caught and exc_type is None:
+                    raise KeyboardInterrupt
         finally:
             if self._sigterm is not None:
                 signal.signal(signal.SIGTERM, self._sigterm)
@@ -216,6 +270,8 @@ class Batch:
         path = Path(target)
         if path in self._targets:
             raise FileExistsError(errno.EEXIST, "written twice in one batch", str(path))
+        if before is not None and (why := read_only(path)) is not None:  # the user's own file, locked
+            raise PermissionError(errno.EACCES, why, str(path))
         self._add(path, _encode(data), False, before)
 
     def create(self, target: str | os.PathLike[str], data: bytes | str) -> None:
@@ -308,6 +364,11 @@ class Batch:
         self._pending, self._targets = [], set()
         for d in reversed(self._made):
             try:
+                # a temporary staged just as an interrupt came (before the batch recorded it)
+                # can only be ours in a folder this batch made
+                for entry in os.scandir(d):
+                    if is_temp_name(entry.name) and entry.is_file(follow_symlinks=False):
+                        _unlink(Path(entry.path))
                 d.rmdir()
             except OSError:
                 pass
@@ -421,9 +482,42 @@ def safe_output(path: str | os.PathLike[str]) -> Path:
                               "not writing through it (remove the link or choose another path)") from None
 
 
-def write_output(path: str | os.PathLike[str], data: bytes | str) -> Path:
+def write_output(path: str | os.PathLike[str], data: bytes | str, *, stream: bool = True) -> Path:
     """Replace one output file (an export, a report) atomically, creating its folder; nothing is
-    left behind if it fails, and a symlink is followed only within the folder (safe_output)."""
+    left behind if it fails, and a symlink is followed only within the folder (safe_output).
+    A FIFO or a character device (`-o /dev/null`, a pipe) is opened and written, as a shell
+    redirection would (with `stream`; else refused, as for a file inside an output folder); any
+    other file that is not a regular file is refused. Nothing is ever renamed over either."""
+    target = safe_output(path)
+    if stream and special_kind(target) in ("a FIFO (named pipe)", "a character device"):
+        if write_stream(target, _encode(data)):
+            return target
     with Batch() as batch:
-        batch.replace(safe_output(path), data)
+        batch.replace(target, data)
         return batch.commit()[0]
+
+
+def write_stream(target: Path, data: bytes) -> bool:
+    """Write `data` into the FIFO or character device `target`; False if it is no longer one. A
+    FIFO nobody reads is refused rather than waited on (a shell would hang there)."""
+    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(target, flags)  # no O_CREAT, no O_TRUNC: nothing is made or cut
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise NotRegularFile(errno.ENXIO, "a FIFO (named pipe) that no process is reading; nothing written",
+                                 str(target)) from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):  # replaced since it was looked at
+            return False
+        os.set_blocking(fd, True)  # the reader sets the pace from here
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except BrokenPipeError:
+        raise NotRegularFile(errno.EPIPE, "the process reading this FIFO stopped before the end", str(target)) from None
+    finally:
+        os.close(fd)
+    return True

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from qlint.diagnostic import Diagnostic
-from qlint.files import Batch, StaleFile, UnsafePathError
+from qlint.files import Batch, StaleFile, UnsafePathError, read_only
 from qlint.paths import is_within
 from qlint.printable import printable
 from qlint.rules import reported
@@ -64,6 +64,9 @@ def publish(changes: list[Change], mode: str, out: TextIO, verb: str = "reformat
     elif changed:
         shown: dict[Path, str] = {}  # target -> the path the user gave
         kept = f"nothing was written ({_files(len(changed))} left as they were)"
+        locked = [(c.path, why) for c in changed if (why := read_only(c.path)) is not None]
+        if locked:  # each file the user made read-only is named; the batch stays all or nothing
+            return len(changed), [reported("A003", path, f"{why}; {kept}") for path, why in locked]
         try:
             with Batch() as batch:
                 staged: dict[Path, str] = {}

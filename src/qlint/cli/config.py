@@ -10,7 +10,8 @@ from typing import Any
 from qlint.diagnostic import Severity
 from qlint.loading.limits import Limits
 from qlint.paths import display_path
-from qlint.project.config import Config, ConfigError, FormatOptions, find_config
+from qlint.project.config import PATH_KEYS, Config, ConfigError, FormatOptions, find_config, inside_project
+from qlint.project.toml_keys import key_position, split_key
 
 
 def load_config(start: Path | None = None) -> Config:
@@ -22,11 +23,9 @@ def load_config(start: Path | None = None) -> Config:
         from qlint.lint.config_check import check_config  # imports the rule registry
 
         problems = check_config(raw) + _output_format(raw)
+        problems += [] if problems else _paths(raw, root)
         if problems:
-            prefix = "tool.qlint." if source.name == "pyproject.toml" else ""
-            shown = display_path(str(source))
-            raise ConfigError("\n".join(f"{shown}: {prefix}{key}: {message}" if key else f"{shown}: {message}"
-                                         for key, message in problems))
+            raise ConfigError(_report(source, problems))
     names = {f.name.replace("_", "-"): f.name for f in fields(Limits)}
     return Config(
         root=root,
@@ -45,6 +44,29 @@ def load_config(start: Path | None = None) -> Config:
         format=FormatOptions(**raw.get("format", {})),  # the config schema checked the keys and ranges
         scoring=raw.get("export", {}).get("scoring", "partial"),
     )
+
+
+def _report(source: Path, problems: list[tuple[str, str]]) -> str:
+    """One line per problem: `file:line:col: key: message` (the position of the key in the file)."""
+    prefix = "tool.qlint." if source.name == "pyproject.toml" else ""
+    shown = display_path(str(source))
+    try:
+        text = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    lines = []
+    for key, message in problems:
+        at = key_position(text, split_key(prefix + key)) if key else None
+        where = f"{shown}:{at[0]}:{at[1]}" if at else shown
+        lines.append(f"{where}: {prefix}{key}: {message}" if key else f"{where}: {message}")
+    return "\n".join(lines)
+
+
+def _paths(raw: dict[str, Any], root: Path) -> list[tuple[str, str]]:
+    """Configured paths that lead out of the project (`..`, an absolute path, a symlink out)."""
+    return [(key, f"{raw[key]!r} leads outside the project folder {root} (links resolved); a configured "
+                  "path must stay inside the folder of its configuration file")
+            for key in PATH_KEYS if isinstance(raw.get(key), str) and inside_project(root, raw[key]) is None]
 
 
 def _by_code(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from qlint.files import Batch, UnsafePathError, atomic_write, is_temp_name, safe_join, write_output
+from qlint.files import Batch, UnsafePathError, atomic_write, is_temp_name, safe_join, special_kind, write_output
 
 MARKER = ".qlint-export"
 
@@ -76,9 +76,9 @@ def write_tree(root: Path, files: dict[str, bytes]) -> list[Path]:
 
 def _previous(root: Path, fmt: str) -> list[str]:
     marker = root / MARKER
-    if root.exists() and not root.is_dir():
-        raise ValueError(f"{root} is a file; give a folder for this format")
-    if not root.exists() or not any(not is_temp_name(p.name) for p in root.iterdir()):
+    if root.exists() and not root.is_dir():  # a FIFO or a device too: a site cannot be streamed
+        raise ValueError(f"{root} is {special_kind(root) or 'a file'}; give a folder for this format")
+    if not root.exists() or _only_leftovers(root):
         return []
     if not marker.is_file():
         raise ValueError(f"{root} is not empty and was not written by qlint export; choose a new or empty folder")
@@ -86,6 +86,18 @@ def _previous(root: Path, fmt: str) -> list[str]:
     if not lines or lines[0] != f"format: {fmt}":
         raise ValueError(f"{root} holds a different export ({lines[0] if lines else 'unknown'}); choose another folder")
     return lines[1:]
+
+
+def _only_leftovers(root: Path) -> bool:
+    """`root` holds nothing but qlint temporaries and empty folders: what an export interrupted
+    while staging into a new folder (or killed) leaves; the next export takes it as new."""
+    for folder, dirs, names in os.walk(root):
+        if any(os.path.islink(os.path.join(folder, d)) for d in dirs):
+            return False
+        paths = [os.path.join(folder, n) for n in names]
+        if any(not is_temp_name(os.path.basename(p)) or os.path.islink(p) or not os.path.isfile(p) for p in paths):
+            return False
+    return True
 
 
 def _marker(fmt: str, names) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from qlint.authoring.changes import internal_error
 from qlint.diagnostic import Diagnostic
-from qlint.files import Batch, StaleFile, UnsafePathError, safe_join
+from qlint.files import Batch, StaleFile, UnsafePathError, read_only, read_regular, safe_join
 from qlint.importers import Imported, Importer, ImportJob, ImportResult, SourceError
 from qlint.importers._package import PackageLimits
 from qlint.importers._sources import read_regular, sources
@@ -155,6 +155,11 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
     if out.internal:
         out.refused = "nothing was written; please report this with the command and the file named above"
         return out
+    locked = [(t, why) for t in planned if request.force and (why := read_only(t)) is not None]
+    if locked:  # a file the user made read-only is not replaced, even with --force; all or nothing
+        out.diagnostics += [reported("I003", display_path(str(t)), why) for t, why in locked]
+        out.refused = "nothing was written"
+        return out
     try:
         out.written = write_all(planned, request.force)
     except StaleFile as exc:  # --force over a file someone saved meanwhile: theirs is kept
@@ -175,7 +180,7 @@ def write_all(planned: dict[Path, bytes | str], overwrite: bool) -> list[Path]:
         for target, text in planned.items():
             try:
                 if overwrite and os.path.lexists(target):
-                    batch.replace(target, text, before=target.read_bytes())
+                    batch.replace(target, text, before=read_regular(target))  # a FIFO there: refused, not waited on
                 else:
                     batch.create(target, text)
             except OSError as exc:

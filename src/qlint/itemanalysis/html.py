@@ -157,5 +157,5 @@ def render(a: Analysis, diagnostics: list[Diagnostic], summary: str) -> str:
 
 def write_html(folder: str, a: Analysis, diagnostics: list[Diagnostic], summary: str) -> str:
     path = os.path.join(folder, "index.html")
-    write_output(path, render(a, diagnostics, summary).encode("utf-8"))
+    write_output(path, render(a, diagnostics, summary).encode("utf-8"), stream=False)  # a folder's page: never a pipe
     return path

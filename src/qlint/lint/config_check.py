@@ -1,5 +1,5 @@
 """Check a configuration table: its shape against schema/config.schema.json, then its content
-against the rules (codes and names, each rule's options and their types, selectors). The output
+against the rules (codes and names, each rule's options: their types and declared ranges, selectors). The output
 format is checked by `qlint.cli.config`, which knows the reporters."""
 
 from __future__ import annotations
@@ -85,3 +85,5 @@ def _rule_options(key: str, table: dict[str, Any]) -> Iterator[tuple[str, str]]:
         elif not _type_ok(option.default, value):
             want = _TYPES.get(type(option.default), type(option.default).__name__)
             yield f".{_quote(name)}", f"expected {want} (default {option.default!r}), got {value!r}"
+        elif (problem := option.problem(value)) is not None:  # the bounds declared with the option
+            yield f".{_quote(name)}", problem

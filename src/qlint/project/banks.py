@@ -14,7 +14,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from qlint.project.config import Config, ConfigError, find_config
+from qlint.project.config import Config, ConfigError, find_config, inside_project
 from qlint.paths import is_within
 
 
@@ -56,8 +56,9 @@ def _exams_of(bank: Path, own_bank: Path, own_exams: Path) -> Path:
         source, raw = find_config(bank)
     except ConfigError:
         source, raw = None, {}
-    if source is not None and (source.parent / str(raw.get("bank", Config.bank))).resolve() == bank:
-        return (source.parent / str(raw.get("exams", Config.exams))).resolve()
+    if source is not None and inside_project(source.parent, str(raw.get("bank", Config.bank))) == bank:
+        # that project's exams folder, never one its configuration places outside it
+        return inside_project(source.parent, str(raw.get("exams", Config.exams))) or bank / ".qlint-no-exams"
     try:
         return bank / own_exams.relative_to(own_bank)
     except ValueError:  # exams kept outside the bank: none of this bank's files is an exam file
@@ -74,8 +75,8 @@ def _bank_of(folder: str, own: Path, own_config: Path | None) -> Path | None:
     except ConfigError:
         source, raw = None, {}
     if source is not None and source != own_config:  # another project: its bank, or none of it
-        bank = (source.parent / str(raw.get("bank", "bank"))).resolve()
-        return bank if here == bank or bank in here.parents else None
+        bank = inside_project(source.parent, str(raw.get("bank", "bank")))  # None: out of that project
+        return bank if bank is not None and (here == bank or bank in here.parents) else None
     if source is None:  # no project: a folder named like ours above it is a bank of its own
         named = next((a for a in (here, *here.parents) if a.name == own.name), None)
         if named is not None:
@@ -122,4 +123,4 @@ def _configured_exams(folder: str) -> Path | None:
         source, raw = find_config(Path(folder))
     except ConfigError:
         return None
-    return None if source is None else (source.parent / str(raw.get("exams", Config.exams))).resolve()
+    return None if source is None else inside_project(source.parent, str(raw.get("exams", Config.exams)))

@@ -12,6 +12,10 @@ from qlint.diagnostic import Severity
 from qlint.loading.limits import Limits
 
 CONFIG_FILES = ("qlint.toml", "pyproject.toml")
+# Every setting that names a file or folder. The configuration comes with the repository (a pull
+# request can change it), so each must stay inside the project; paths on the command line are
+# the user's own choice and are not limited.
+PATH_KEYS = ("bank", "exams")
 
 
 class ConfigError(Exception):
@@ -43,6 +47,14 @@ class Config:
     @cached_property
     def exams_dir(self) -> Path:
         return (self.root / self.exams).resolve()
+
+
+def inside_project(root: Path, value: str) -> Path | None:
+    """`value` (a configured path, relative to `root`) resolved, links included; None when it
+    leads outside `root`."""
+    project = root.resolve()
+    path = (project / value).resolve()
+    return path if path == project or project in path.parents else None
 
 
 def find_config(start: Path) -> tuple[Path | None, dict[str, Any]]:

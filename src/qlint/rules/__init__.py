@@ -7,6 +7,7 @@ a decorated function to a module here (or a new module), never touching the engi
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -32,10 +33,40 @@ class Finding:
 
 @dataclass(frozen=True)
 class Option:
-    """A rule option: its default and a one-line description for the docs."""
+    """A rule option: its default, a one-line description for the docs, and what a configuration
+    may set it to. The configuration comes with the repository, so every number declares its
+    inclusive bounds (`rule()` refuses one without) and word lists are bounded in size: a pull
+    request cannot make a rule run for minutes (`ngram = 10000000`) or compare with NaN."""
 
     default: Any
     description: str
+    min: float | None = None
+    max: float | None = None
+    max_items: int = 1000  # entries of a word list, or of each list in a table of lists
+    max_chars: int = 100  # characters of each word or phrase
+
+    def problem(self, value: Any) -> str | None:
+        """Why `value` (already of the default's type) cannot be this option, or None."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not math.isfinite(value) or not self.min <= value <= self.max:
+                return f"{value!r} is out of range: allowed {self.min:g} to {self.max:g} (default {self.default!r})"
+            return None
+        if isinstance(value, dict):
+            for key, words in value.items():
+                if not isinstance(words, list):
+                    return f"{key!r}: expected a list of words, got {words!r}"
+                if (bad := self._words(words)) is not None:
+                    return f"{key!r}: {bad}"
+            return None if len(value) <= self.max_items else f"at most {self.max_items} entries, got {len(value)}"
+        return self._words(value) if isinstance(value, list) else None
+
+    def _words(self, words: list[Any]) -> str | None:
+        if len(words) > self.max_items:
+            return f"at most {self.max_items} entries, got {len(words)}"
+        for word in words:
+            if not isinstance(word, str) or not 0 < len(word) <= self.max_chars:
+                return f"each entry must be a word or phrase of 1 to {self.max_chars} characters, got {word!r}"
+        return None
 
 
 @dataclass(frozen=True)
@@ -113,6 +144,10 @@ def rule(
         raise ValueError(f"rule {code}: types must be among {', '.join(ITEM_TYPES)}")
     kinds = tuple(t for t in ITEM_TYPES if t in kinds)
     sev = Severity.parse(severity) if isinstance(severity, str) else severity
+    for key, option in (options or {}).items():
+        if isinstance(option.default, (int, float)) and not isinstance(option.default, bool) and not (
+                option.min is not None and option.max is not None and option.min <= option.default <= option.max):
+            raise ValueError(f"rule {code}: option {key!r} needs bounds min <= default <= max")
 
     def deco(fn: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
         doc = inspect.cleandoc(fn.__doc__ or "")

@@ -117,8 +117,8 @@ def unresolved_related(bank: Bank, ctx) -> Iterator[Finding]:
 @rule(
     "B003", "key-position-balance", "warning", types=CHOICE_TYPES, scope="bank",
     options={
-        "alpha": Option(0.05, "Significance level of the chi-square test."),
-        "min-questions": Option(30, "Fewest single-answer questions with the same option count before testing."),
+        "alpha": Option(0.05, "Significance level of the chi-square test.", min=1e-6, max=0.5),
+        "min-questions": Option(30, "Fewest single-answer questions with the same option count before testing.", min=1, max=100_000),
     },
     source=_STATS_SOURCE + "; rules.md 'key-position balance'",
 )
@@ -165,8 +165,8 @@ def key_position_balance(bank: Bank, ctx) -> Iterator[Finding]:
 @rule(
     "B004", "key-position-run", "warning", types=CHOICE_TYPES, scope="bank",
     options={
-        "alpha": Option(0.05, "Report a run when its chance of occurring anywhere in the bank is below this."),
-        "min-run": Option(4, "Never report runs shorter than this, whatever the bank size."),
+        "alpha": Option(0.05, "Report a run when its chance of occurring anywhere in the bank is below this.", min=1e-6, max=0.5),
+        "min-run": Option(4, "Never report runs shorter than this, whatever the bank size.", min=2, max=100),
     },
     source=_STATS_SOURCE + "; rules.md 'key runs'",
 )
@@ -211,8 +211,8 @@ def key_position_run(bank: Bank, ctx) -> Iterator[Finding]:
 @rule(
     "B005", "longest-key-rate", "warning", types=CHOICE_TYPES, scope="bank",
     options={
-        "alpha": Option(0.05, "Significance level of the one-sided binomial test."),
-        "min-questions": Option(30, "Fewest single-answer questions before testing."),
+        "alpha": Option(0.05, "Significance level of the one-sided binomial test.", min=1e-6, max=0.5),
+        "min-questions": Option(30, "Fewest single-answer questions before testing.", min=1, max=100_000),
     },
     source="NBME item-writing guide (Case & Swanson 2002); Haladyna et al. (2002) guideline 28; "
            "rules.md 'longest-key rate'",
@@ -252,8 +252,8 @@ def longest_key_rate(bank: Bank, ctx) -> Iterator[Finding]:
 @rule(
     "B006", "near-duplicate", "warning", scope="bank",
     options={
-        "warn-at": Option(0.5, "Jaccard similarity from which a pair is reported as a warning."),
-        "error-at": Option(0.8, "Jaccard similarity from which a pair is reported as an error."),
+        "warn-at": Option(0.5, "Jaccard similarity from which a pair is reported as a warning.", min=0.2, max=1.0),
+        "error-at": Option(0.8, "Jaccard similarity from which a pair is reported as an error.", min=0.2, max=1.0),
     },
     source="MedIWF near-duplicate check (word 3-gram Jaccard, 0.5 / 0.8); prefix filtering: Chaudhuri, "
            "Ganti & Kaushik (2006), Bayardo, Ma & Srikant (2007); rules.md 'near-duplicate items'",
@@ -293,9 +293,9 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
 @rule(
     "B007", "key-leak", "warning", scope="bank",
     options={
-        "min-key-words": Option(4, "Shortest key text (in words) looked for in other stems."),
-        "ngram": Option(8, "Length (in words) of an explanation passage that counts as a leak."),
-        "max-stems": Option(3, "A phrase found in more stems than this is shared wording, not a leak."),
+        "min-key-words": Option(4, "Shortest key text (in words) looked for in other stems.", min=1, max=50),
+        "ngram": Option(8, "Length (in words) of an explanation passage that counts as a leak.", min=3, max=50),
+        "max-stems": Option(3, "A phrase found in more stems than this is shared wording, not a leak.", min=1, max=1000),
     },
     source="Enemy items (assessment practice); rules.md 'enemy items / key leak'",
     preview=True,
@@ -346,8 +346,8 @@ def key_leak(bank: Bank, ctx) -> Iterator[Finding]:
 @rule(
     "B008", "blueprint-coverage", "info", scope="bank",
     options={
-        "min-questions": Option(40, "Fewest questions for an exam before its coverage is judged."),
-        "tolerance": Option(5.0, "Percentage points a domain's share may differ from its weight."),
+        "min-questions": Option(40, "Fewest questions for an exam before its coverage is judged.", min=1, max=100_000),
+        "tolerance": Option(5.0, "Percentage points a domain's share may differ from its weight.", min=0.0, max=100.0),
     },
     source="Exam guides' published domain weights (e.g. AWS MLA-C01: 28 / 26 / 22 / 24%); "
            "rules.md 'blueprint coverage'",

@@ -44,7 +44,7 @@ def rationale_flaw(text: str, min_words: int) -> str | None:
 @rule(
     "K001", "option-rationale", "error",
     options={
-        "min-words": Option(4, "A rationale shorter than this many words is treated as a placeholder."),
+        "min-words": Option(4, "A rationale shorter than this many words is treated as a placeholder.", min=0, max=200),
     },
     source="Team standard; Haladyna et al. (2002); rules.md 'the four rules'",
 )

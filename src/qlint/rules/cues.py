@@ -62,10 +62,10 @@ def _fuller(q: Question, key: OptionView) -> bool:
 
 
 @rule("C001", "longest-key", "warning",
-      options={"ratio": Option(1.25, "How many times longer (characters) than the longest distractor the key must be."),
-               "min-words": Option(4, "Keys shorter than this many words are not reported."),
+      options={"ratio": Option(1.25, "How many times longer (characters) than the longest distractor the key must be.", min=1.0, max=10.0),
+               "min-words": Option(4, "Keys shorter than this many words are not reported.", min=1, max=100),
                "margin": Option(1.75, "The key's length ratio in characters times its ratio in words (to the "
-                                      "longest distractor) must be at least this: longer in words as well.")},
+                                      "longest distractor) must be at least this: longer in words as well.", min=1.0, max=100.0)},
       source=f"{_H} 28d (keep options similar in length); NBME 'longest answer is correct'")
 def longest_key(q: Question, ctx) -> Iterator[Finding]:
     """The key is conspicuously longer than every distractor, and its extra length is a qualification.
@@ -118,8 +118,8 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
 
 
 @rule("C002", "length-outlier", "info", default_enabled=False,
-      options={"ratio": Option(1.75, "An option longer than ratio x median, or shorter than median / ratio, is an outlier."),
-               "min-median": Option(12, "Only judge options whose median length is at least this many characters.")},
+      options={"ratio": Option(1.75, "An option longer than ratio x median, or shorter than median / ratio, is an outlier.", min=1.0, max=10.0),
+               "min-median": Option(12, "Only judge options whose median length is at least this many characters.", min=1, max=1000)},
       source="Moore, Nguyen, Chen & Stamper (2023) rubric: option length; MedIWF length-outlier detector")
 def length_outlier(q: Question, ctx) -> Iterator[Finding]:
     """One option is much longer or shorter than the others (off by default).
@@ -154,9 +154,9 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
 
 
 @rule("C003", "word-repeat", "warning",
-      options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
-               "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag."),
-               "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own.")},
+      options={"min-length": Option(4, "Shortest word (characters) that counts as salient.", min=1, max=50),
+               "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag.", min=1, max=50),
+               "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own.", min=1, max=500)},
       source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds")
 def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     """A salient stem word reappears in the key and in no distractor (clang association).
@@ -406,7 +406,7 @@ def components(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 @rule("C005", "convergence", "warning",
-      options={"share": Option(0.5, "Share of distractors in which each key component must appear.")},
+      options={"share": Option(0.5, "Share of distractors in which each key component must appear.", min=0.0, max=1.0)},
       source="NBME item-writing guide (convergence strategy); rules.md cue rules")
 def convergence(q: Question, ctx) -> Iterator[Finding]:
     """The key is assembled from the components that recur most across the options.

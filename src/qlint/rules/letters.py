@@ -93,7 +93,7 @@ def letter_out_of_range(q: Question, ctx) -> Iterator[Finding]:
 
 
 @rule("K008", "letter-mismatch", "error",
-      options={"margin": Option(1, "Content words by which another option must out-match the referenced one.")},
+      options={"margin": Option(1, "Content words by which another option must out-match the referenced one.", min=0, max=50)},
       source=_LETTER_SOURCE)
 def letter_mismatch(q: Question, ctx) -> Iterator[Finding]:
     """The sentence around a letter reference describes a different option than that letter.

@@ -466,9 +466,9 @@ _EXTENDERS = frozenset("and or with plus but then also using via by for in on to
 
 
 @rule("O008", "option-count", "warning",
-      options={"min": Option(3, "Fewest options (three are adequate: Rodriguez 2005)."),
-               "max": Option(5, "Most options for a single-answer item."),
-               "max-multiple": Option(6, "Most options for a multiple-response item (AWS: 'Choose THREE' items have six).")},
+      options={"min": Option(3, "Fewest options (three are adequate: Rodriguez 2005).", min=2, max=26),
+               "max": Option(5, "Most options for a single-answer item.", min=2, max=26),
+               "max-multiple": Option(6, "Most options for a multiple-response item (AWS: 'Choose THREE' items have six).", min=2, max=26)},
       source=f"{_H} 18; Rodriguez (2005) meta-analysis: three options are adequate")
 def option_count(q: Question, ctx) -> Iterator[Finding]:
     """The number of options is outside the configured range (default 3 to 5; 6 for multiple response).
@@ -691,7 +691,7 @@ def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
 
 
 @rule("O011", "non-parallel-options", "warning",
-      options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.")},
+      options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.", min=0.0, max=10.0)},
       source=f"{_H} 23 (keep options homogeneous in content and grammatical structure)")
 def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
     """The options differ in form: numbers among text, or one option's length stands out.

@@ -37,7 +37,7 @@ def _surplus(q: Question):
 
 
 @rule("P001", "part-rationale", "error", types=NEW_TYPES, source=_TEACH,
-      options={"min-words": Option(4, "A rationale shorter than this many words is treated as a placeholder.")})
+      options={"min-words": Option(4, "A rationale shorter than this many words is treated as a placeholder.", min=0, max=200)})
 def part_rationale(q: Question, ctx) -> Iterator[Finding]:
     """Every step, every pair and every surplus response says why.
 

@@ -37,7 +37,7 @@ def _pct(x: float) -> str:
 
 
 @rule("R001", "too-few-respondents", "info", scope="responses",
-      options={"min-respondents": Option(100, "Fewest respondents to an item before any response rule judges it.")},
+      options={"min-respondents": Option(100, "Fewest respondents to an item before any response rule judges it.", min=1, max=10_000_000)},
       source="Sampling error of a correlation: SE(r) is about (1 - r^2) / sqrt(n - 1), so below ~100 "
              "respondents a point-biserial's 95 % interval is wider than +-0.2 (Crocker & Algina 1986, ch. 14)")
 def too_few_respondents(a, ctx) -> Iterator[Finding]:
@@ -66,7 +66,7 @@ def too_few_respondents(a, ctx) -> Iterator[Finding]:
 
 
 @rule("R002", "probable-miskey", "error", scope="responses",
-      options={"margin": Option(0.0, "How far a distractor's point-biserial must exceed the key's to be reported.")},
+      options={"margin": Option(0.0, "How far a distractor's point-biserial must exceed the key's to be reported.", min=-2.0, max=2.0)},
       source="Distractor analysis: a key's point-biserial must be positive and each distractor's below it "
              "(Haladyna 2004, Developing and Validating Multiple-Choice Test Items, 3rd ed., ch. 9; "
              "Attali & Fraenkel 2000, J. Educ. Meas. 37(1))")
@@ -124,7 +124,7 @@ def probable_miskey(a, ctx) -> Iterator[Finding]:
 
 
 @rule("R003", "non-functioning-distractor", "warning", scope="responses",
-      options={"min-share": Option(0.05, "Smallest share of respondents a distractor must attract.")},
+      options={"min-share": Option(0.05, "Smallest share of respondents a distractor must attract.", min=0.0, max=1.0)},
       source="Haladyna & Downing (1993), Educ. Psychol. Meas. 53(4): a distractor chosen by < 5 % of "
              "examinees does not function; Tarrant, Ware & Mohammed (2009), BMC Med. Educ. 9:40")
 def non_functioning_distractor(a, ctx) -> Iterator[Finding]:
@@ -164,7 +164,7 @@ _DIFFICULTY = ("Conventional item-analysis bounds: p between .30 and .90 (score 
 
 
 @rule("R004", "too-easy", "warning", scope="responses",
-      options={"max-p": Option(0.90, "Highest facility (share answering right) before an item is too easy.")},
+      options={"max-p": Option(0.90, "Highest facility (share answering right) before an item is too easy.", min=0.0, max=1.0)},
       source=_DIFFICULTY)
 def too_easy(a, ctx) -> Iterator[Finding]:
     """Nearly every learner answers right: the item measures little.
@@ -192,7 +192,7 @@ def too_easy(a, ctx) -> Iterator[Finding]:
 
 
 @rule("R005", "too-hard", "warning", scope="responses",
-      options={"min-p": Option(0.30, "Lowest facility before an item is too hard.")},
+      options={"min-p": Option(0.30, "Lowest facility before an item is too hard.", min=0.0, max=1.0)},
       source=_DIFFICULTY)
 def too_hard(a, ctx) -> Iterator[Finding]:
     """Few learners answer right: a wrong key, an unclear stem, or untaught content.
@@ -219,7 +219,7 @@ def too_hard(a, ctx) -> Iterator[Finding]:
 
 
 @rule("R006", "low-discrimination", "warning", scope="responses",
-      options={"min-rpb": Option(0.20, "Lowest corrected item-total point-biserial.")},
+      options={"min-rpb": Option(0.20, "Lowest corrected item-total point-biserial.", min=-1.0, max=1.0)},
       source="Ebel & Frisbie (1991), Essentials of Educational Measurement, 5th ed.: discrimination below .20 "
              "is poor (revise or discard), .20-.29 marginal; " + _GROUPS)
 def low_discrimination(a, ctx) -> Iterator[Finding]:
@@ -249,7 +249,7 @@ def low_discrimination(a, ctx) -> Iterator[Finding]:
 
 
 @rule("R007", "lowers-reliability", "warning", scope="responses",
-      options={"min-gain": Option(0.0, "How much alpha must rise without the item to report it.")},
+      options={"min-gain": Option(0.0, "How much alpha must rise without the item to report it.", min=-1.0, max=1.0)},
       source="Cronbach (1951), Psychometrika 16; Kuder & Richardson (1937), Psychometrika 2: "
              "alpha (KR-20) and alpha if item deleted")
 def lowers_reliability(a, ctx) -> Iterator[Finding]:

@@ -338,7 +338,7 @@ def choose_n_wording(q: Question, ctx) -> Iterator[Finding]:
 
 @rule("T007", "window-dressing", "info", types=ITEM_TYPES, default_enabled=False,
       options={"max-words": Option(120, "Word budget for the stem (no published figure: a team choice, "
-                                        "above the 40-80 words typical of associate-level scenarios).")},
+                                        "above the 40-80 words typical of associate-level scenarios).", min=1, max=10_000)},
       source="Haladyna et al. (2002) guidelines 13 and 16 (avoid window dressing, excessive verbiage)")
 def window_dressing(q: Question, ctx) -> Iterator[Finding]:
     """The stem is longer than the word budget (off by default).
