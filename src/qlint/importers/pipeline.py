@@ -10,7 +10,8 @@ from pathlib import Path
 
 from qlint.authoring.changes import internal_error
 from qlint.diagnostic import Diagnostic
-from qlint.files import Batch, StaleFile, UnsafePathError, read_only, read_regular, safe_join
+from qlint.files import Batch, StaleFile, UnsafePathError, read_only, safe_join
+from qlint.files import read_regular as read_target
 from qlint.importers import Imported, Importer, ImportJob, ImportResult, SourceError
 from qlint.importers._package import PackageLimits
 from qlint.importers._sources import read_regular, sources
@@ -180,7 +181,7 @@ def write_all(planned: dict[Path, bytes | str], overwrite: bool) -> list[Path]:
         for target, text in planned.items():
             try:
                 if overwrite and os.path.lexists(target):
-                    batch.replace(target, text, before=read_regular(target))  # a FIFO there: refused, not waited on
+                    batch.replace(target, text, before=read_target(target))  # a FIFO there: refused, not waited on
                 else:
                     batch.create(target, text)
             except OSError as exc:
