@@ -58,8 +58,12 @@ def _temporaries(folder: Path) -> list[str]:
 def test_ctrl_c_just_after_the_zip_is_in_place_exits_130_without_a_traceback(tmp_path):
     out = tmp_path / "quiz.zip"
     start, interrupted = time.monotonic(), 0
-    for delay in [0.0, 0.003, 0.006, 0.009, 0.011, 0.013, 0.015, 0.02, 0.03, 0.05]:
-        if time.monotonic() - start > BUDGET:
+    # The window between the zip landing and the process ending is a few ms, and narrower on a
+    # loaded machine: go round the delays until three signals landed inside it (or the budget ends).
+    delays = [0.0, 0.003, 0.006, 0.009, 0.011, 0.013, 0.015, 0.02, 0.03, 0.05]
+    for attempt in range(40):
+        delay = delays[attempt % len(delays)] if attempt < len(delays) else delays[attempt % 4]
+        if time.monotonic() - start > BUDGET or interrupted >= 3 and attempt >= len(delays):
             break
         out.unlink(missing_ok=True)
         code, err = _interrupted_after(["export", "-f", "qti21", "-o", str(out)], out, delay)
