@@ -42,6 +42,8 @@ questa questo è non il risposta opzione scelta di per domanda
 """.split()) | _VERDICT
 _NEGATION = frozenset(("not", "no", "never", "cannot", "can't", "n't", "doesn't", "don't", "isn't", "aren't",
                        "nicht", "kein", "pas", "non", "não", "nunca", "jamais"))
+_POINTER = frozenset(("answer", "answers", "option", "choice", "key", "solution", "respuesta", "opción", "réponse",
+                      "antwort", "risposta", "opzione", "resposta", "opção"))
 _LETTER = re.compile(r"^(?:[a-j]|\d)$")  # "Option B", "(c)", "3." point at an option, they say nothing
 
 
@@ -72,6 +74,10 @@ def _option_words(text: str) -> frozenset[str]:
     return frozenset(map(_key, _words(text)))
 
 
+def _negations(tokens: tuple[str, ...]) -> int:
+    return sum(1 for t in tokens if t in _NEGATION or t.endswith("n't"))
+
+
 def non_reason(rationale: str, option_text: str) -> str | None:
     """How a rationale that is long enough still gives no reason: "verdict" (it only says the option
     is right or wrong), "restates" (it only repeats its option's text), or None (it says something)."""
@@ -80,9 +86,9 @@ def non_reason(rationale: str, option_text: str) -> str | None:
     said = [t for t in tokens if t not in _FILLER and not _LETTER.match(t) and _key(t) not in own]
     if said:
         return None
-    if any(t in _VERDICT for t in tokens):
-        return "verdict"
-    if any(t in _NEGATION or t.endswith("n't") for t in tokens):
+    if any(t in _VERDICT or t in _POINTER for t in tokens):
+        return "verdict"  # "The answer is not S3." names the verdict without the adjective
+    if _negations(tokens) > _negations(_words(option_text)):
         return None  # "S3 does not store blocks" under "S3 stores blocks": a correction of the claim
     return "restates"
 
