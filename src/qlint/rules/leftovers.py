@@ -16,7 +16,7 @@ from qlint.rules.core import _is_placeholder
 _CODE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`", re.S)
 
 
-def _blank_code(text: str) -> str:
+def blank_code(text: str) -> str:
     """`text` with code spans and fenced blocks blanked (same length, so offsets stay)."""
     return _CODE.sub(lambda m: " " * len(m.group(0)), text) if "`" in text or "~~~" in text else text
 
@@ -29,23 +29,24 @@ _NOTE = re.compile(
     r"|\b(?:ref|reference|source|citation) needed\b|\bneeds? (?:a )?citation\b"
     r"|\b(?:this|answer|key|figures?|numbers?|wording|claim|limit) needs? (?:to be )?(?:checked|verified|confirmed|re-?checked|reviewed)\b"
     r"|(?:^|[(\[]\s*)(?:check|verify|confirm|double-check|double check) (?:this|the (?:answer|key|wording|numbers?|figures?|source|facts?))\b(?! box)"
-    r"|\bto be (?:confirmed|verified|checked|written|completed|added|updated) later\b|\((?:to be confirmed|tbc|unverified|unchecked)\)"
+    r"|\bto be (?:confirmed|verified|checked|written|completed|added|updated) later\b|\((?:to be confirmed|unverified|unchecked)\)"
     # unfilled template text
     r"|\blorem ipsum\b|\b(?:insert|add|put) (?:the |an? )?(?:image|diagram|figure|picture|screenshot|table|chart|link|url|reference|explanation|answer|text|exhibit) here\b"
-    r"|\bplaceholder (?:text|explanation|rationale|answer|option|image|question)\b"
-    r"|\bwork in progress\b|\bwip\b(?=\s*[:\])])",
+    r"|\bwip\b(?=\s*[:\])])",
     re.I | re.M,
 )
-# Markers written in capitals, as writers use them (F002 has TODO and FIXME): "TBD", "TBC", "XXX:";
-# "???" standing alone ("= ???", not "What is it???"), "(?)".
-_CAPS = re.compile(r"(?<![\w-])(?:TBD|TBC|TBA|XXX+(?=\s*[:\]]))(?![\w-])|(?<![\w?])\?{3,}|\(\s*\?+\s*\)|\[\s*\?+\s*\]")
+# Markers written in capitals, as writers use them (F002 has TODO and FIXME): "TBD", "XXX:"; "???"
+# standing alone ("= ???", not "What is it???"). Not TBC or TBA (tuberculosis in Spanish medicine,
+# a trivia option), not "(?)" (the unknown of an aptitude puzzle), not "placeholder text" or "work in
+# progress" in prose (lessons teach them).
+_CAPS = re.compile(r"(?<![\w-])(?:TBD|XXX+(?=\s*[:\]]))(?![\w-])|(?<![\w?])\?{3,}")
 # A bracketed comment that opens with an editor's word: "[check figures]", "[Reviewer: reword]";
 # "[Note: ...]" and "[Source: ...]" may be for learners, a Markdown link "[text](url)" is not a comment.
 _BRACKETED = re.compile(
-    r"\[\s*(?:editor|reviewer|comment|query|check|verify|confirm|fix|rewrite|reword|sme|wip|todo|tbd|fixme)\b[^\]\n]{0,120}\](?![(\[])",
+    r"\[\s*(?:editor|reviewer|comment|query|check|verify|confirm|fix|rewrite|reword|sme|wip|todo|tbd|fixme|placeholder)\b[^\]\n]{0,120}\](?![(\[])",
     re.I,
 )
-_HINT = re.compile(r"note|editor|reviewer|author|translator|needed|need|check|verif|confirm|lorem|insert|add |put |placeholder|progress|wip|tb|xxx|\?\?\?|\(\s*\?|\[", re.I)
+_HINT = re.compile(r"note|editor|reviewer|author|translator|needed|need|check|verif|confirm|lorem|insert|add |put |wip|tbd|xxx|\?\?\?|\[", re.I)
 
 
 @per_text
@@ -53,7 +54,7 @@ def editor_note(text: str) -> re.Match[str] | None:
     """The first editor's note or placeholder marker in prose (code left out)."""
     if not _HINT.search(text):
         return None
-    body = _blank_code(text)
+    body = blank_code(text)
     found = [m for m in (_NOTE.search(body), _CAPS.search(body), _BRACKETED.search(body)) if m]
     return min(found, key=lambda m: m.start()) if found else None
 
@@ -69,9 +70,11 @@ def editor_note_left(q: Question, ctx) -> Iterator[Finding]:
     outside code, holds a note addressed to the writing process ("[Note to editor: ...]",
     "reviewer's comment", "ref needed", "needs to be checked", "check the numbers"), a
     bracketed comment opening with an editor's word ("[check figures]", "[Reviewer: reword]"),
-    unfilled template text ("lorem ipsum", "insert image here", "placeholder text") or a
-    marker writers use for later: TBD, TBC, TBA, "XXX:", "???", "(?)". TODO and FIXME are F002's.
-    Code spans and fenced blocks are left out: "== ???" in an exercise is the blank to fill.
+    unfilled template text ("lorem ipsum", "insert image here", "[placeholder]") or a marker
+    writers use for later: TBD, "XXX:", a "???" standing alone. TODO and FIXME are F002's. Code
+    spans and fenced blocks are left out: "== ???" in an exercise is the blank to fill. Not
+    reported: TBC and TBA (tuberculosis in Spanish clinical text, a trivia option), "(?)" (the
+    unknown of an aptitude puzzle), "placeholder text" and "work in progress" in prose.
 
     ## Why it matters
     The note was meant for a colleague, not a candidate: it shows the item is unfinished, often
@@ -115,7 +118,7 @@ _MARK_HINT = re.compile(r"correct|right|answer|key|ans|respuesta|antwort|répons
 def answer_mark(text: str, in_option: bool) -> re.Match[str] | None:
     if not _MARK_HINT.search(text):
         return None
-    body = _blank_code(text)
+    body = blank_code(text)
     found = [m for m in ((_OPTION_MARK.search(body) if in_option else None), _ANSWER_LINE.search(body)) if m]
     if not found:
         return None

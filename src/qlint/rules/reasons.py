@@ -10,6 +10,7 @@ from qlint.model import Question
 from qlint.prose.views import per_text, view
 from qlint.rules import RULES, Finding, rule
 from qlint.rules.core import rationale_flaw
+from qlint.rules.leftovers import blank_code
 from qlint.text import plain, sentences
 
 _HDR = "Haladyna, Downing & Rodriguez (2002)"
@@ -158,12 +159,11 @@ def verdict_only_rationale(q: Question, ctx) -> Iterator[Finding]:
 # ---------------------------------------------------------------------------------------------
 # doubt about the key
 
-_I = r"(?:i|we)"
 # Doubt in the writer's own voice or about the item, wherever it stands in the key's reasoning.
 _DOUBT = re.compile(
-    rf"\b{_I} (?:think|believe|guess|suppose|assume|reckon)\b"
-    rf"|\b{_I}(?: am|'m| are|'re) (?:not (?:\d+ ?% |entirely |completely |totally |really |quite )?(?:sure|certain|convinced)|unsure)\b"
-    rf"|\bnot (?:\d+ ?% )?sure (?:if|whether|about|that|this|it)\b"
+    r"\bi (?:think|believe|guess|reckon)\b"  # not "we think of", "we assume", "suppose you have"
+    r"|\b(?:i(?: am|'m)|we(?: are|'re)) (?:not (?:\d+ ?% |entirely |completely |totally |really |quite )?(?:sure|certain|convinced)|unsure)\b"
+    r"|\bnot (?:\d+ ?% )?sure (?:if|whether|about|that|this|it)\b"
     r"|\bin my (?:humble )?opinion\b|\bimh?o\b|\bif i (?:remember|recall) correctly\b"
     r"|\bsome (?:sources|references|books|textbooks|authors|experts|people|guides) (?:say|state|suggest|argue|claim|disagree|consider|give|list)\b"
     r"|\b(?:sources|references|experts|authors) (?:differ|disagree|vary)\b"
@@ -183,7 +183,7 @@ _ABOUT_ANSWER = re.compile(r"\b(?:answer|key|correct (?:option|choice)|right (?:
 @per_text
 def doubt_in(text: str) -> str | None:
     """The first phrase of `text` that doubts the answer, outside sentences that assert a second key."""
-    for s in sentences(text):
+    for s in sentences(blank_code(text)):
         if second_key_in(s):
             continue  # K018's
         found = _DOUBT.search(s)
@@ -259,7 +259,7 @@ def second_key_in(text: str) -> str | None:
     """The first phrase of `text` that calls another option correct too, unranked."""
     if not view(text).may_find(_SECOND_HINT):
         return None
-    for s in sentences(text):
+    for s in sentences(blank_code(text)):
         found = _ALSO_CORRECT.search(s)
         if found and not _RANKED.search(s):
             return found.group(0)
