@@ -159,25 +159,36 @@ def verdict_only_rationale(q: Question, ctx) -> Iterator[Finding]:
 # ---------------------------------------------------------------------------------------------
 # doubt about the key
 
-# Doubt in the writer's own voice or about the item, wherever it stands in the key's reasoning.
-_DOUBT = re.compile(
+# Doubt in the writer's own voice: doubt about the key only in a sentence about the answer or the
+# item ("I think the correct answer is 4", "I think the case is poorly stated"), not an aside ("I
+# think this is a nice question", "we are not sure if she is a carrier": clinical uncertainty).
+_VOICE = re.compile(
     r"\bi (?:think|believe|guess|reckon)\b"  # not "we think of", "we assume", "suppose you have"
     r"|\b(?:i(?: am|'m)|we(?: are|'re)) (?:not (?:\d+ ?% |entirely |completely |totally |really |quite )?(?:sure|certain|convinced)|unsure)\b"
     r"|\bnot (?:\d+ ?% )?sure (?:if|whether|about|that|this|it)\b"
     r"|\bin my (?:humble )?opinion\b|\bimh?o\b|\bif i (?:remember|recall) correctly\b"
-    r"|\bsome (?:sources|references|books|textbooks|authors|experts|people|guides) (?:say|state|suggest|argue|claim|disagree|consider|give|list)\b"
+    r"|\b(?:creo que|no estoy segur[oa]|en mi opinión|je pense que|je crois que|pas sûr|ich glaube|ich denke|nicht sicher|penso che|credo che|non sono sicur[oa])\b",
+    re.I,
+)
+# Doubt about the item itself, wherever it stands.
+_ITEM_DOUBT = re.compile(
+    r"\bsome (?:sources|references|books|textbooks|authors|experts|people|guides) (?:say|state|suggest|argue|claim|disagree|consider|give|list)\b"
     r"|\b(?:sources|references|experts|authors) (?:differ|disagree|vary)\b"
-    r"|\b(?:this|the) (?:question|wording|item|stem) (?:is|seems|looks) (?:ambiguous|unclear|confusing|misleading|poorly (?:worded|written)|badly (?:worded|written))\b"
+    r"|\b(?:this|the) (?:question|wording|item|stem|statement|case|clinical case) (?:is|seems|looks) (?:ambiguous|unclear|confusing|misleading"
+    r"|(?:poorly|badly) (?:worded|written|stated|phrased|posed))\b"
+    r"|\bopen to (?:challenge|dispute|debate)\b|\b(?:controversial|debatable|disputed|questionable|contested) question\b"
     r"|\b(?:this|the|our) (?:answer|key|keyed (?:answer|option)|official answer|marked answer) (?:is|may be|might be|seems|could be|looks) "
     r"(?:wrong|incorrect|outdated|disputed|questionable|debatable|doubtful|arguable|not (?:correct|right))\b"
-    r"|\b(?:may|might|could) not be (?:the )?(?:correct|right|best|accurate|valid) (?:answer|option|choice|key)\b"
-    r"|\b(?:creo que|no estoy seguro|no estoy segura|en mi opinión|je pense que|je crois que|pas sûr|ich glaube|ich denke|nicht sicher|penso che|credo che|non sono sicuro)\b",
+    r"|\b(?:may|might|could) not be (?:the )?(?:correct|right|best|accurate|valid) (?:answer|option|choice|key)\b",
     re.I,
 )
 # Words that doubt only when the sentence is about the answer ("arguably the best option", not
 # "arguably more readable"; "may incur costs" is caution, never doubt).
-_SOFT = re.compile(r"\b(?:arguabl[ey]|debatable|questionable|disputable|disputed|controversial|doubtful|not (?:entirely|completely|strictly|100 ?%) (?:correct|right|accurate|true))\b", re.I)
-_ABOUT_ANSWER = re.compile(r"\b(?:answer|key|correct (?:option|choice)|right (?:option|choice)|best (?:option|choice|answer))\b", re.I)
+# Not "controversial": medicine calls a treatment option controversial without doubting the key.
+_SOFT = re.compile(r"\b(?:arguabl[ey]|debatable|questionable|disputable|disputed|doubtful|not (?:entirely|completely|strictly|100 ?%) (?:correct|right|accurate|true))\b", re.I)
+_ABOUT_ANSWER = re.compile(
+    r"\b(?:answer|answers|key|correct|incorrect|right|wrong|alternative|option|choice|ambiguous|misleading|poorly|badly"
+    r"|respuesta|correcta|correcto|réponse|bonne|antwort|richtig|risposta|corretta)\b", re.I)
 
 
 @per_text
@@ -186,10 +197,9 @@ def doubt_in(text: str) -> str | None:
     for s in sentences(blank_code(text)):
         if second_key_in(s):
             continue  # K018's
-        found = _DOUBT.search(s)
-        if found is None:
-            soft = _SOFT.search(s)
-            found = soft if soft and _ABOUT_ANSWER.search(s) else None
+        found = _ITEM_DOUBT.search(s)
+        if found is None and _ABOUT_ANSWER.search(s):
+            found = _VOICE.search(s) or _SOFT.search(s)
         if found:
             return found.group(0)
     return None
@@ -202,13 +212,16 @@ def hedged_key(q: Question, ctx) -> Iterator[Finding]:
     """The key's own rationale or the explanation doubts the key.
 
     ## What it does
-    Reads each keyed option's rationale and the explanation, sentence by sentence, for doubt in the
-    writer's voice or about the item: "I think", "we are not sure whether", "in my opinion", "some
-    sources say", "the question is ambiguous", "this answer may be outdated", "may not be the
-    correct answer", and (only in a sentence about the answer) "arguably", "debatable",
-    "questionable", "not entirely correct": "arguably the best option" doubts, "arguably more
-    readable" does not. Technical caution ("may incur costs", "can fail") is not doubt. A sentence
-    that says another option is correct too is K018's.
+    Reads each keyed option's rationale and the explanation, sentence by sentence, for doubt about
+    the item ("some sources say", "the question is ambiguous", "the case is poorly stated", "open
+    to challenge", "this answer may be outdated", "may not be the correct answer") and, in a
+    sentence about the answer or the item (it names the answer, the key, an option or alternative,
+    correct or wrong, or calls the wording poor), doubt in the writer's voice ("I think", "I
+    believe", "we are not sure whether", "in my opinion", "creo que") or a soft word ("arguably",
+    "debatable", "questionable", "not entirely correct"): "I think the correct answer is 4" and
+    "arguably the best option" doubt, "I think this is a nice question", "we are not sure if she is
+    a carrier" and "arguably more readable" do not. Technical caution ("may incur costs", "can
+    fail") is not doubt. A sentence that says another option is correct too is K018's.
 
     ## Why it matters
     An item whose writer doubts the key is an item experts may not agree on: it should go back to
