@@ -252,8 +252,8 @@ def hedged_key(q: Question, ctx) -> Iterator[Finding]:
 # a second key
 
 _ALSO_CORRECT = re.compile(
-    r"\b(?:is|are|was|would be|could be|might be|may be|can be|seems|appears) (?:also|equally) (?:a |the )?(?:correct|valid|right|acceptable|defensible)\b"
-    r"|\b(?:would|could|can|might|may) also be (?:considered )?(?:a |the )?(?:correct|valid|right|acceptable|defensible)\b"
+    r"\b(?:is|are|was|would be|could be|might be|may be|can be|seems|appears) (?:also|equally) (?:a |the )?(?:correct|valid|right|acceptable|defensible)\b(?! (?:that|to say)\b)"
+    r"|\b(?:would|could|can|might|may) also be (?:considered )?(?:a |the )?(?:correct|valid|right|acceptable|defensible)\b(?! (?:that|to say)\b)"
     r"|\b(?:also|equally) (?:a )?(?:correct|valid|right|acceptable) (?:answer|option|choice|response)\b"
     r"|\b(?:correct|valid|right|acceptable) (?:answer|option|choice)? ?(?:as well|too)\b"
     r"|\b(?:two|both|several|multiple|more than one) (?:of the )?(?:options|answers|choices) (?:are|could be|would be|may be|might be) (?:correct|valid|right|acceptable|defensible)\b"
