@@ -59,7 +59,7 @@ def editor_note(text: str) -> re.Match[str] | None:
     return min(found, key=lambda m: m.start()) if found else None
 
 
-@rule("F004", "editor-note", "error", preview=True, types=ITEM_TYPES, cases=True,
+@rule("F004", "editor-note", "error", types=ITEM_TYPES, cases=True,
       source="Team standard: text under review must not reach learners (Haladyna, Downing & Rodriguez 2002 "
              "ask that items be reviewed and edited before use; a note to the editor is an unfinished edit)")
 def editor_note_left(q: Question, ctx) -> Iterator[Finding]:
@@ -108,9 +108,10 @@ _OPTION_MARK = re.compile(
     rf"[(\[]\s*{_WORD}\s*!?\s*[)\]]|<-+\s*{_WORD}\b|\*{{1,2}}\s*{_WORD}\s*\*{{1,2}}|[✓✔☑✅]",
     re.I,
 )
-# In the stem or an option: "Answer: B", "Correct answer - C", "Ans: 2" (the letter in capitals).
+# In the stem or an option: "Answer: B", "Correct answer is C", "Ans: 2" (a letter in capitals; a
+# number only after a colon: "the answer is 9" is the result of a word problem's arithmetic).
 _ANSWER_LINE = re.compile(r"\b(?:[Cc]orrect [Aa]nswer|[Aa]nswer|ANSWER|[Aa]ns|[Rr]espuesta|[Aa]ntwort|[Rr]éponse|[Rr]isposta|[Rr]esposta)"
-                          r"\s*(?:is|:|=|-|–)\s*\(?(?:[A-J]|[1-9])\b\)?(?![\w'])")
+                          r"(?:\s*(?:is|=|-|–)\s*\(?[A-J]|\s*:\s*\(?(?:[A-J]|[1-9]))\b\)?(?![\w'.,]\w)")
 _MARK_HINT = re.compile(r"correct|right|answer|key|ans|respuesta|antwort|réponse|risposta|resposta|[✓✔☑✅]", re.I)
 
 
@@ -128,7 +129,7 @@ def answer_mark(text: str, in_option: bool) -> re.Match[str] | None:
     return first
 
 
-@rule("F005", "answer-mark", "error", preview=True,
+@rule("F005", "answer-mark", "error",
       source="NBME item-writing guide (Paniagua & Swygert 2016): cues that let testwise candidates answer "
              "without the knowledge tested; Haladyna, Downing & Rodriguez (2002) guideline 'avoid clues to the right answer'")
 def answer_mark_left(q: Question, ctx) -> Iterator[Finding]:

@@ -100,7 +100,7 @@ def _k001_min_words(ctx) -> int:
     return int(configured.get("min-words", RULES.get("K001").options["min-words"].default))
 
 
-@rule("K016", "verdict-only-rationale", "warning", preview=True,
+@rule("K016", "verdict-only-rationale", "warning",
       source=f"{_HDR}: a distractor is wrong for a reason a learner can use; NBME item-writing guide "
              "(Paniagua & Swygert 2016): feedback explains why each option is right or wrong")
 def verdict_only_rationale(q: Question, ctx) -> Iterator[Finding]:
@@ -282,7 +282,7 @@ def second_key_in(text: str) -> str | None:
 _SECOND_HINT = re.compile(r"also|equally|as well|too\b|both|two|several|multiple|more than one")
 
 
-@rule("K018", "second-key", "warning", preview=True, types=("single",),
+@rule("K018", "second-key", "warning", types=("single",),
       source=f"{_HDR} guideline 'one correct answer' (H19 in their numbering of the 31); NBME one-best-answer items: "
              "distractors are clearly worse than the key")
 def second_key(q: Question, ctx) -> Iterator[Finding]:
