@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Recall of the reason and leftover rules (K016-K018, F004, F005) on flaws planted in real items.
 
-    .venv/bin/python scripts/plant_flaws.py               # sample bank + ../shared/corpora
+    .venv/bin/python scripts/plant_flaws.py               # sample bank + the nine corpora of ../shared/corpora
     .venv/bin/python scripts/plant_flaws.py --limit 300   # at most 300 items per corpus (seeded)
 
 For every choice question of the sample bank and the converted corpora (kept in memory), one copy
@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(REPO / "src"))
 
 import corpora  # noqa: E402
-from corruption import Checker, Item, bank_items, corpus_items, wilson  # noqa: E402
+from corruption import Checker, Item, bank_items, wilson  # noqa: E402
 
 RULES_MEASURED = ("K016", "K017", "K018", "F004", "F005")
 LETTERS = "ABCDEFGHIJ"
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     HELD = args.held_out
     items = bank_items()
     if corpora.available():
-        items += corpus_items()
+        items += [Item(c.corpus, c.data, set(c.missing)) for c in corpora.convert()]  # all nine
     print(table(run(items, args.seed, args.limit)))
     return 0
 

@@ -124,8 +124,8 @@ def answer_mark(text: str, in_option: bool) -> re.Match[str] | None:
     if not found:
         return None
     first = min(found, key=lambda m: m.start())
-    if in_option and first.group(0).strip("()[]*! ").lower() == body.strip().strip("()[]*! .").lower():
-        return None  # the whole option is the word: an option "Correct" is content, not a mark
+    if in_option and first.group(0).strip("()[]*! ").lower() == text.strip().strip("()[]*! .").lower():
+        return None  # the whole option is the word: an option "Correct" is content (code counts as text here)
     return first
 
 
