@@ -60,8 +60,8 @@ def editor_note(text: str) -> re.Match[str] | None:
 
 
 @rule("F004", "editor-note", "error", types=ITEM_TYPES, cases=True,
-      source="Team standard: text under review must not reach learners (Haladyna, Downing & Rodriguez 2002 "
-             "ask that items be reviewed and edited before use; a note to the editor is an unfinished edit)")
+      source="Team standard: text under review must not reach learners; Haladyna, Downing & Rodriguez (2002) "
+             "H8 (edit and proof items): a note to the editor is an unfinished edit")
 def editor_note_left(q: Question, ctx) -> Iterator[Finding]:
     """Learner-facing text holds a note for an editor or a placeholder marker.
 
@@ -130,8 +130,8 @@ def answer_mark(text: str, in_option: bool) -> re.Match[str] | None:
 
 
 @rule("F005", "answer-mark", "error",
-      source="NBME item-writing guide (Paniagua & Swygert 2016): cues that let testwise candidates answer "
-             "without the knowledge tested; Haladyna, Downing & Rodriguez (2002) guideline 'avoid clues to the right answer'")
+      source="Haladyna, Downing & Rodriguez (2002) H28 (avoid clues to the right answer); NBME item-writing guide "
+             "(Paniagua & Swygert 2016): cues that let testwise candidates answer without the knowledge tested")
 def answer_mark_left(q: Question, ctx) -> Iterator[Finding]:
     """The stem or an option's text marks the answer.
 

@@ -101,8 +101,7 @@ def _k001_min_words(ctx) -> int:
 
 
 @rule("K016", "verdict-only-rationale", "warning",
-      source=f"{_HDR}: a distractor is wrong for a reason a learner can use; NBME item-writing guide "
-             "(Paniagua & Swygert 2016): feedback explains why each option is right or wrong")
+      source=f"Team standard (K001's: each option says why it is right or wrong here); {_HDR}")
 def verdict_only_rationale(q: Question, ctx) -> Iterator[Finding]:
     """A rationale that only says the option is wrong (or right), or only repeats the option.
 
@@ -206,8 +205,8 @@ def doubt_in(text: str) -> str | None:
 
 
 @rule("K017", "hedged-key", "warning", preview=True, types=("single", "multiple"),
-      source=f"{_HDR} guideline 'one correct answer'; NBME item-writing guide (Paniagua & Swygert 2016): "
-             "the keyed answer is defensible, experts agree on it")
+      source=f"{_HDR} H19 (only one of the choices is the right answer); NBME item-writing guide "
+             "(Paniagua & Swygert 2016): one-best-answer items whose key content experts agree on")
 def hedged_key(q: Question, ctx) -> Iterator[Finding]:
     """The key's own rationale or the explanation doubts the key.
 
@@ -283,7 +282,7 @@ _SECOND_HINT = re.compile(r"also|equally|as well|too\b|both|two|several|multiple
 
 
 @rule("K018", "second-key", "warning", types=("single",),
-      source=f"{_HDR} guideline 'one correct answer' (H19 in their numbering of the 31); NBME one-best-answer items: "
+      source=f"{_HDR} H19 (only one of the choices is the right answer); NBME one-best-answer items: "
              "distractors are clearly worse than the key")
 def second_key(q: Question, ctx) -> Iterator[Finding]:
     """A distractor's own rationale, or the explanation, says another option is correct too.
