@@ -144,7 +144,18 @@ def test_the_text_rules_read_a_case_file_and_no_other_item_rule_does(in_repo, tm
     (folder / "c.yaml").write_text(text, encoding="utf-8")
     code, out, _ = run(capsys, "check", "--no-cache", "--select", "ALL", str(folder / "c.yaml"))
     assert {c for c in _codes(out) if c[0] in "FT"} == {"F001", "F003"}, out
-    assert {r.code for _c, r in RULES.items() if r.cases} == {"F001", "F002", "F003", "S004", "S007"}
+    assert {r.code for _c, r in RULES.items() if r.cases} == {"F001", "F002", "F003", "F004", "S004", "S007"}
+
+
+def test_an_editor_note_in_a_case_scenario_is_reported(in_repo, tmp_path, capsys):
+    """F004 reads case files too: the scenario reaches learners like a stem does."""
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    text = _fixture("cases/fraud-scoring.yaml").replace(
+        "model artifact is in Amazon S3.", "model artifact is in Amazon S3. [Note to editor: check the bucket name.]")
+    (folder / "c.yaml").write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--no-cache", "--select", "F004", str(folder / "c.yaml"))
+    assert code == 1 and _codes(out) == ["F004"], out
 
 
 def test_cases_and_their_questions_name_each_other(in_repo, tmp_path, capsys):

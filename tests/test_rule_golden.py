@@ -154,6 +154,27 @@ def unicode_variants(base: dict) -> list[dict]:
     return out
 
 
+def leftover_variants(base: dict) -> list[dict]:
+    """A question with one flaw of the reason and leftover rules each (K016-K018, F004, F005): the
+    mutants' phrases hold few of them, and adding phrases would reshuffle every mutant."""
+    key = next(i for i, o in enumerate(base["options"]) if o.get("correct"))
+    wrong = next(i for i, o in enumerate(base["options"]) if not o.get("correct"))
+    out = []
+    for change in (
+        lambda q: q["options"][wrong].update(rationale=q["options"][wrong]["text"] + " is not the correct answer here."),
+        lambda q: q.update(explanation="I think so, but some sources say otherwise. " + q["explanation"]),
+        lambda q: q["options"][wrong].update(rationale="This option is also a correct answer."),
+        lambda q: q.update(explanation=q["explanation"] + " [Note to editor: check the figures.]"),
+        lambda q: q["options"][key].update(text=q["options"][key]["text"] + " (correct)"),
+        lambda q: q.update(stem=q["stem"].rstrip() + " (Answer: B)"),
+    ):
+        q = copy.deepcopy(base)
+        q["type"] = "single"
+        change(q)
+        out.append(q)
+    return out
+
+
 TYPES = REPO / "tests" / "fixtures" / "types"
 
 
@@ -234,9 +255,11 @@ def compute(tmp: Path) -> dict[str, list[str]]:
     pool = [q.data for q in labelled + sample if q.is_choice]  # the mutants swap options
     mutated = [Question(f"mutants/{i:03d}.yaml", d) for i, d in enumerate(mutants(pool, 100))]
     hidden = [Question(f"unicode/{i:02d}.yaml", d) for i, d in enumerate(unicode_variants(sample[0].data))]
+    leftovers = [Question(f"leftovers/{i:02d}.yaml", d) for i, d in enumerate(leftover_variants(sample[0].data))]
     return {
         "sample": linted(REPO, ["bank"]),
         "unicode": item_findings(hidden, exams),
+        "leftovers": item_findings(leftovers, exams),
         "generated": linted(root, ["bank"]),
         "labelled": item_findings(labelled, exams, unlabelled) + bank_findings(labelled, exams),
         "mutants": item_findings(mutated, exams) + bank_findings(mutated, exams),
@@ -262,7 +285,7 @@ def test_rules_give_the_golden_results(results):
 def test_golden_corpora_exercise_the_rules():
     """The golden file is only as strong as its corpora: most rules must have findings in it."""
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    codes = {line.split(" ")[1] for corpus in ("labelled", "mutants", "unicode", "types") for line in golden[corpus]}
+    codes = {line.split(" ")[1] for corpus in ("labelled", "mutants", "unicode", "types", "leftovers") for line in golden[corpus]}
     codes |= {line.split(": ")[1].split(" ")[0] for line in golden["generated"]}
     checking = {code for code, r in RULES.items() if r.scope in ("item", "bank")}
     assert len(checking - codes) <= 3, sorted(checking - codes)
