@@ -220,3 +220,12 @@ def test_rule_docs_and_qlint_rule_show_the_shapes(monkeypatch, capsys):
     assert "true-false" in out and "abstaining: C006" in out and "preview on it: C006" in out
     assert main(["rule", "C006"]) == 0
     assert "abstains on `true-false`" in capsys.readouterr().out
+
+
+def test_the_cache_fingerprint_covers_the_rules_source():
+    # before: only qlint/lint/*.py was hashed, so a rule (or shape declaration) edited without a
+    # version bump was served its old results from the cache
+    from qlint.lint.runner import code_files
+
+    names = {"/".join(f.parts[-2:]) for f in code_files()}
+    assert {"rules/stem.py", "prose/shapes.py", "lint/engine.py"} <= names
