@@ -229,3 +229,21 @@ def test_the_cache_fingerprint_covers_the_rules_source():
 
     names = {"/".join(f.parts[-2:]) for f in code_files()}
     assert {"rules/stem.py", "prose/shapes.py", "lint/engine.py"} <= names
+
+
+def test_t001_is_preview_on_clue_stems(tmp_path):
+    # a clue's negation is often the identifying fact ("This actor did not ..."): T001 runs there
+    # only in preview mode or when selected by code
+    item = dict(TF_ITEM, stem="One of these actors did not appear in the first film.",
+                options=[{"id": f"o{i}", "text": t, "correct": i == 0} for i, t in enumerate(["Ann Lee", "Bo Diaz", "Cy Roe"])])
+    path = tmp_path / "clue.yaml"
+    path.write_text(yaml.safe_dump(item), encoding="utf-8")
+
+    def codes(**kw):
+        s = make_settings(load_config(REPO), **kw)
+        load_exams(s)
+        return [d.code for d in check_file(str(path), s).diagnostics]
+
+    assert S.CLUE in S.shapes(Question(str(path), item))
+    assert "T001" not in codes()
+    assert "T001" in codes(preview=True) and "T001" in codes(select=["T001"])
