@@ -153,7 +153,9 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is {n} characters against a median of {med:g}")
 
 
-@rule("C003", "word-repeat", "warning",
+# Code items repeat the stem's identifiers in every option by design, and a maths item's key
+# repeats the stem's quantities: neither is a clang association.
+@rule("C003", "word-repeat", "warning", abstains=("code-stem", "code-options", "numeric"),
       options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
                "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag."),
                "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own.")},
@@ -495,7 +497,8 @@ def _opposite(pa: tuple[tuple[str, ...], int], pb: tuple[tuple[str, ...], int]) 
     return len(diff) == 1 and frozenset(diff[0]) in _OPPOSITE
 
 
-@rule("C006", "opposite-pair", "info", source=f"{_H} 28e (avoid pairs of opposite options); rules.md cue rules")
+# True/False (Yes/No) is opposite by design: the item's format, not a cue.
+@rule("C006", "opposite-pair", "info", abstains=("true-false",), source=f"{_H} 28e (avoid pairs of opposite options); rules.md cue rules")
 def opposite_pair(q: Question, ctx) -> Iterator[Finding]:
     """Exactly two options are opposites of each other and one of them is the key.
 
