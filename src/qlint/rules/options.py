@@ -666,9 +666,20 @@ def _hedges(text: str, term: str) -> bool:
     for i in places:
         after = toks[i + 1] if i + 1 < len(toks) else ""
         before = toks[i - 1] if i else ""
+        if term in _MODALS:
+            # "may or may not" states optionality exactly; a modal after a relative pronoun
+            # ("situations that it might face") describes a noun, it does not hedge the claim
+            optional = tuple(toks[i + 1:i + 4]) == ("or", term, "not") or tuple(toks[max(0, i - 2):i]) == (term, "or")
+            if optional or _RELATIVE & set(toks[max(0, i - 4):i]):
+                continue
+            return True
         if not (after.endswith(("ed", "ing")) and len(after) > 4) or before in FINITE_AUXILIARIES or before == "be":
             return True
     return False
+
+
+_MODALS = frozenset({"may", "might", "could"})
+_RELATIVE = frozenset({"that", "which", "who", "whom", "where"})
 
 
 _MIN_WORDS_APART = 4
