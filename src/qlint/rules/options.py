@@ -476,7 +476,8 @@ _EXTENDERS = frozenset("and or with plus but then also using via by for in on to
                "max-multiple": Option(6, "Most options for a multiple-response item (AWS: 'Choose THREE' items have six).")},
       source=f"{_H} 18; Rodriguez (2005) meta-analysis: three options are adequate")
 def option_count(q: Question, ctx) -> Iterator[Finding]:
-    """The number of options is outside the configured range (default 3 to 5; 6 for multiple response).
+    """The number of options is outside the configured range (default 3 to 5; for multiple response 6, or
+    `choose` plus four distractors when more).
 
     ## What it does
     Counts the options and reports fewer than `min` or more than `max` (`max-multiple` for
@@ -495,7 +496,11 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
     """
     n = len(q.options)
     lo = int(ctx.option("min"))
-    hi = int(ctx.option("max-multiple") if q.type == "multiple" else ctx.option("max"))
+    hi = int(ctx.option("max"))
+    if q.type == "multiple":
+        # each key beyond the first may bring its own option: the distractors stay within the
+        # single-answer bound (max - 1), so a choose-FIVE item of nine options is not too long
+        hi = max(int(ctx.option("max-multiple")), (q.choose or 0) + hi - 1)
     if n < lo or n > hi:
         yield Finding("/options", f"the question has {n} options; use {lo} to {hi}")
 
