@@ -158,7 +158,8 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
 @rule("C003", "word-repeat", "warning", abstains=("code-stem", "code-options", "numeric"),
       options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
                "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag."),
-               "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own.")},
+               "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own."),
+               "case-words": Option(80, "A stem of more words is a case: its words recur in options by chance.")},
       source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds")
 def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     """A salient stem word reappears in the key and in no distractor (clang association).
@@ -183,7 +184,8 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     statement of `statement-words` (12) words or more. In a multiple-answer item where some key
     repeats nothing, only keys of fewer than four words (a term named after the stem word,
     "Network ACLs") are reported: a statement ("Rotate all access keys") refers back to the
-    scenario rather than echoing it.
+    scenario rather than echoing it A stem of more than `case-words` (80) words is a case (a
+    clinical vignette, a long scenario): options share its words by chance, and none is reported.
 
     ## Why it matters
     "Model" in the stem and only in "Model parallelism" lets a candidate match words instead of
@@ -200,6 +202,10 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     """
     n = int(ctx.option("min-length"))
     body = stem_body(q.stem)
+    if _words(body) > int(ctx.option("case-words")):
+        # a clinical case or long scenario: every option shares some of its words, and one it
+        # shares with the key alone is chance, not an echo a candidate can match
+        return
     # Every word the rule can report is a content word of both the stem and a key: when no key
     # shares one, skip the name analysis below (most of this rule's time, most questions).
     body_words = view(body).content(n)
