@@ -84,7 +84,9 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
       Service (AWS KMS)", with at most two other words), two names or a value listed ("3 hours,
       5 minutes, and 6 seconds"): their length is the thing's, not the writer's;
     - in a multiple-answer item, only when every key is longer than every distractor: when one
-      key is shorter than a distractor, "pick the longest" does not find the answer.
+      key is shorter than a distractor, "pick the longest" does not find the answer; and not when
+      the keys outnumber the distractors (most options are right, so guessing the longest gains
+      nothing, and one or two short distractors set no norm of length).
     Names are told by shape (acronyms, mixed case, capitalised runs).
 
     ## Why it matters
@@ -102,6 +104,8 @@ def longest_key(q: Question, ctx) -> Iterator[Finding]:
     Trim the key to the deciding fact, or give the distractors the same level of detail.
     """
     ratio, min_words, margin = float(ctx.option("ratio")), int(ctx.option("min-words")), float(ctx.option("margin"))
+    if len(q.keys) > len(q.distractors):
+        return  # most options are right: a longest-option guess gains nothing, a lone distractor sets no norm
     chars = _option_chars(q)
     longest = max((chars[d.index] for d in q.distractors), default=0)
     if not longest or any(chars[k.index] <= longest for k in q.keys):

@@ -542,6 +542,8 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
     for d in q.distractors:
         if special[d.index]:
             continue  # "None of these", "1 only": O001/O003's findings
+        if len(view(d.text).tokens) == 1:
+            continue  # a one-word option ("Always", "Never", "Guarantees") names a value or a thing: no claim
         hits = absolute_hits(d.text, terms, idioms)
         if hits:
             yield Finding(f"{d.pointer}/text", f"distractor {_text(d)!r} uses the absolute term {hits[0]!r} and no key does: "
