@@ -40,7 +40,7 @@ def summary():
 # only shrink (a new unjudged cell fails the test).
 OPEN: dict[str, set[str]] = {
     "B006": {"kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
-    "C001": {"snts42-cloudcertprep", "kananinirav-clf-c02", "se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
+    "C001": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
     "C003": {"casimedicos-arg"},
     "C004": {"casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
     "C005": {"lydiahallie-javascript-questions"},
@@ -62,7 +62,7 @@ OPEN: dict[str, set[str]] = {
     "T002": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
     "T003": {"opentriviaqa"},
     "T004": {"opentriviaqa"},
-    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02", "se-edu-se-book", "casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
+    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
     "T006": {"opentriviaqa"},
 }
 

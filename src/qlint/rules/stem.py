@@ -9,7 +9,7 @@ from qlint.prose.views import per_text, view
 from qlint.model import ITEM_TYPES, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (
-    CLAUSE_BREAKS, LEAST_QUALITY, NEGATION_IDIOMS, NEGATIONS, NEGATIVE_LEAD, TASK_VERBS, WH_WORDS,
+    CLAUSE_BREAKS, FINITE_AUXILIARIES, LEAST_QUALITY, NEGATION_IDIOMS, NEGATIONS, NEGATIVE_LEAD, TASK_VERBS, WH_WORDS,
 )
 from qlint.rules.cues import components
 from qlint.rules.parsing import Word, blanks, emphasised, lead_in, stem_body, words
@@ -281,9 +281,29 @@ def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
     # an ordering or matching task may be followed by how to answer ("Each response is used once.")
     for sentence in (sentences[-1:] if q.is_choice else sentences):
         first = view(sentence).tokens[:1]
-        if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS):
-            return
+        if first and (first[0] in WH_WORDS or first[0] in TASK_VERBS or first[0] in _ASKING_AUXILIARIES):
+            return  # a question or a task, its "?" aside ("Can you name the series ...")
+    if q.is_choice and _describes(sentences[-1]) and all(_names_a_thing(o.text) for o in q.options):
+        return  # a description whose options are names: "which is it?" is the task, and it is plain
     yield Finding("/stem", "the stem asks no question: end it with the question or task the options answer")
+
+
+# a sentence opening with one of these asks a yes/no or "can you" question
+_ASKING_AUXILIARIES = frozenset({"can", "could", "do", "does", "did", "is", "are", "was", "were", "will", "would"})
+
+
+def _describes(sentence: str) -> bool:
+    """The sentence describes something (it has a finite verb: "He was head of a union"), unlike a
+    topic label ("Amazon S3 and its storage classes."), which says nothing to identify."""
+    toks = view(sentence).tokens
+    return any(t in FINITE_AUXILIARIES or t in ("has", "have", "had") or (len(t) > 4 and t.endswith("ed"))
+               for t in toks)
+
+
+def _names_a_thing(text: str) -> bool:
+    """A short option that is no sentence (at most five words, no final period): a name or value."""
+    words = view(text).tokens
+    return 0 < len(words) <= 5 and not text.rstrip().endswith(".")
 
 
 _WHICH_N = re.compile(r"\b(?:which|what)\s+(two|three|four|five|six|[2-6])\b", re.I)
