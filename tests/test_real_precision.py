@@ -62,7 +62,7 @@ OPEN: dict[str, set[str]] = {
     "T002": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
     "T003": {"opentriviaqa"},
     "T004": {"opentriviaqa"},
-    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
+    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
     "T006": {"opentriviaqa"},
 }
 
