@@ -96,3 +96,19 @@ def test_converted_files_pass_the_schema(name, tmp_path):
     bad = [f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in result.diagnostics]
     assert not bad, "\n".join(bad[:10])
     assert len(list(Path(bank).rglob("*.yaml"))) == len(items) + len({i.data["exam"] for i in items})
+
+
+def test_an_absent_option_is_left_out():
+    """CasiMedicos writes the fifth option of a four-option exam as `nan` (a missing value)."""
+    require_shared("corpora", "casimedicos-arg")
+    items = corpora.convert(corpora.CORPORA, ["casimedicos-arg"])
+    assert not [i.key for i in items for o in i.data["options"] if o["text"].strip().lower() == "nan"]
+    assert Counter(len(i.data["options"]) for i in items) == {4: 596, 5: 510}
+
+
+def test_mixed_encodings_decode_line_by_line():
+    """OpenTriviaQA's cp1252 files hold UTF-8 lines too: decoding the file as cp1252 made mojibake."""
+    require_shared("corpora", "opentriviaqa")
+    items = corpora.convert(corpora.CORPORA, ["opentriviaqa"])
+    texts = [t for i in items for t in (i.data["stem"], *(o["text"] for o in i.data["options"]))]
+    assert not [t for t in texts if "\u00e2\u20ac" in t or "\u00c2\u00b5" in t]

@@ -31,18 +31,20 @@ def exams(root: Path) -> dict[str, dict[str, Any]]:
 
 
 def _questions(lines: list[str]) -> Iterator[tuple[int, str, int, list[str]]]:
+    """(number, section, first line, lines) of each question; a heading ends the one before it."""
     section = ""
-    start = number = None
+    current: tuple[int, int, str] | None = None  # (start, number, section)
     for i, line in enumerate([*lines, "### Question 0"]):
         s = _SECTION.match(line)
         q = _QUESTION.match(line)
-        if (q or s or line.startswith("## ")) and start is not None:
-            yield number, block_section, start + 1, lines[start + 1:i]  # type: ignore[misc]
-            start = None
+        if (q or s or line.startswith("## ")) and current is not None:
+            start, number, where = current
+            yield number, where, start + 1, lines[start + 1:i]
+            current = None
         if s:
             section = s.group(1)
         if q and i < len(lines):
-            start, number, block_section = i, int(q.group(1)), section
+            current = (i, int(q.group(1)), section)
 
 
 def _parse(block: list[str]) -> tuple[str, list[str], set[int], str] | None:

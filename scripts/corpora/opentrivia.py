@@ -22,12 +22,15 @@ _OPTION = re.compile(r"^([A-F])\s(.*)$")
 
 
 def _text(path: Path) -> str:
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("cp1252", errors="replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """The file's text: line by line UTF-8, else cp1252 (the cp1252 files hold some UTF-8 lines too,
+    which a whole-file cp1252 decoding turns into mojibake)."""
+    out = []
+    for raw in path.read_bytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"):
+        try:
+            out.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(raw.decode("cp1252", errors="replace"))
+    return "\n".join(out)
 
 
 def _blocks(lines: list[str]) -> Iterator[tuple[int, list[str]]]:

@@ -70,7 +70,7 @@ ANTONYMS = (
 WH_WORDS = ("which", "what", "how", "why", "where", "when", "who", "whom", "whose")
 TASK_VERBS = ("choose", "select", "identify", "determine", "name", "calculate", "compute", "estimate",
               "recommend", "pick", "complete", "find", "list", "specify", "indicate", "match", "order",
-              "rank", "describe", "give", "state")
+              "rank", "describe", "give", "state", "mark", "tick")
 
 # Superlatives whose criterion the explanation should restate (rules.md key agreement 7).
 SUPERLATIVES = ("most", "least")
