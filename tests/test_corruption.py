@@ -73,6 +73,40 @@ def test_real_corpora_meet_the_targets():
         _check(result, PREVIEW_FLOORS, CLEAN_CEILING)
 
 
+TARGET_REWRITE = 0.95  # issue 23: explanations rewritten to name or argue for a distractor
+
+
+def test_explanations_rewritten_for_a_distractor_are_reported_on_the_sample_bank():
+    """Held-out phrasings (the rules were written against the TUNE set only): at least 95% of the
+    explanations rewritten to name a distractor as the answer, or to argue for one in plain
+    words, are reported by default rules, and the clean sample bank has no such finding."""
+    cs = _suite()
+    assert cs.phrasing_set == "held-out"
+    (result,) = cs.run(cs.bank_items(), seed=12)
+    for name in ("named-distractor", "argued-distractor"):
+        row = result.rows[name]
+        assert row.detectable >= 80, f"{name}: only {row.detectable} detectable rewrites"
+        assert row.rate >= TARGET_REWRITE, f"{name}: default rules caught {row.caught}/{row.detectable}"
+    assert result.clean_flagged == 0
+
+
+def test_held_out_phrasings_are_not_the_tuned_ones():
+    cs = _suite()
+    (named_tune, argued_tune), (named_held, argued_held) = cs.PHRASINGS["tune"], cs.PHRASINGS["held-out"]
+    assert not set(named_tune) & set(named_held) and not set(argued_tune) & set(argued_held)
+    assert len(named_held) >= 4 and len(argued_held) >= 4
+
+
+def test_a_rewrite_names_the_distractor_several_ways():
+    """Its text, the words only it has, an acronym, its letter or number, "option C (word)"."""
+    cs = _suite()
+    opts = [{"text": "Random Cut Forest algorithm"}, {"text": "XGBoost algorithm"}, {"text": "IP Insights algorithm"}]
+    forms = dict(cs._names(opts, 0))
+    assert forms["acronym"] == "RCF" and forms["own-words"] == "Random Cut Forest"
+    assert forms["letter"] == "option A" and forms["number"] == "option 1"
+    assert cs.acronym("Amazon EMR cluster") == "EMR" and cs.acronym("Bayesian strategy") is None
+
+
 def test_detectability_does_not_read_the_rules():
     """The criterion is word overlap between texts, with the script's own stopwords."""
     cs = _suite()

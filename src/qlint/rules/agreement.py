@@ -16,6 +16,7 @@ from qlint.rules import Finding, rule
 from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
+from qlint.prose.answers import argued, argued_for, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
 from qlint.prose.stance import _CAMEL, VENDOR, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
@@ -371,3 +372,109 @@ def _same_word(a: str, b: str) -> bool:
     all but the last letter of the shorter one, and at least four."""
     n = min(len(a), len(b)) - 1
     return n >= 4 and a[:n] == b[:n]
+
+
+def _texts(q: Question) -> Iterator[tuple[str, str, int | None]]:
+    """The teaching texts that state or argue the answer: the explanation and each rationale
+    (pointer, text, the rationale's option or None). `right_when`, `why_chosen` and the trap
+    describe why a distractor tempts or when it would be right: a claim there is expected."""
+    if q.explanation.strip():
+        yield "/explanation", q.explanation, None
+    for o in q.options:
+        text = _rationale(o)
+        if text is not None:
+            yield f"{o.pointer}/rationale", text, o.index
+
+
+@rule(
+    "K013", "answer-names-distractor", "error",
+    source=_SOURCE + "; issue 23",
+)
+def answer_names_distractor(q: Question, ctx) -> Iterator[Finding]:
+    """The explanation or a rationale states a distractor is the answer.
+
+    ## What it does
+    Finds answer statements in the explanation and the rationales: "The correct answer is X",
+    "Answer: X", "X is the best choice", "Option B is right", "The answer is 3". It resolves X to
+    options by letter or number (the position in `options`), by the option's text, by the words
+    only that option has, or by a short form ("RCF" for "Random Cut Forest", a "Long Name (LN)"
+    alias). It reports a statement that resolves to a distractor. A statement that names no
+    option, or two as strongly, is not read; nor is one that describes another scenario ("is not
+    the correct answer", "would be the right choice", "is the best choice if ...", "is the best
+    choice for archives", "is correct, but ..."). A distractor's rationale that calls its own
+    option correct is K010's finding. Under a NOT / EXCEPT lead-in, where "X is correct" may
+    mean the statement X is true, only "the answer is X" forms are read.
+
+    ## Why it matters
+    A key moved without its explanation, or an explanation edited for another version of the
+    question, tells learners in so many words that a wrong option is right.
+
+    ## Example
+    ```yaml
+    options:
+      - {id: hyperband, text: Hyperband strategy, correct: false, ...}
+      - {id: bayesian, text: Bayesian strategy, correct: true, ...}
+    explanation: The correct answer is Hyperband, which stops weak jobs early.
+    ```
+
+    ## Fix
+    Fix `correct:` if the key moved; otherwise rewrite the statement to name the key.
+    """
+    keys = {k.index for k in q.keys}
+    if not keys:
+        return
+    neg = negative_stem(q)
+    for pointer, text, own in _texts(q):
+        for st in statements(text):
+            if neg and not st.lead:
+                continue
+            named = resolve(q, st.target)
+            wrong = sorted(named - keys)
+            if not wrong or (own is not None and named == {own}):
+                continue  # the key named; or a distractor's own claim, which K010 reports
+            where = "the explanation" if own is None else f"the rationale of {q.options[own].id!r}"
+            yield Finding(pointer, f"{where} says the answer is {_name(q.options[wrong[0]])!r}, a distractor "
+                                   f"({st.quote!r}); the key is {_name(q.keys[0])!r}", within=st.quote)
+            break
+
+
+@rule(
+    "K014", "explanation-argues-distractor", "warning",
+    source=_SOURCE + "; issue 23",
+)
+def explanation_argues_distractor(q: Question, ctx) -> Iterator[Finding]:
+    """The explanation argues for one distractor and never names the key.
+
+    ## What it does
+    Reports an explanation that names exactly one distractor outside a refutation (its whole
+    text, two of the words only it has or all of them, or a short form only it has) and names
+    no key anywhere: by none of the words only the key's text has (the stem's words included),
+    no short form or alias, no letter and no number. An explanation that compares several
+    options, or names the key in any way, even to contrast it, is not reported; K004 (preview)
+    weighs the subtler cases. NOT / EXCEPT lead-ins invert stances and are skipped.
+
+    ## Why it matters
+    An explanation written for the option that used to be the key, or pasted from the
+    distractor's own notes, teaches the wrong answer without ever saying "correct".
+
+    ## Example
+    ```yaml
+    options:
+      - {id: hyperband, text: Hyperband strategy, correct: false, ...}
+      - {id: bayesian, text: Bayesian strategy, correct: true, ...}
+    explanation: Use the Hyperband strategy, which stops weak jobs early from per-epoch metrics.
+    ```
+
+    ## Fix
+    Rewrite the explanation to say why the key is right, or fix `correct:` if the key moved.
+    """
+    keys = q.keys
+    if not keys or not q.explanation.strip() or negative_stem(q):
+        return
+    text = q.explanation
+    if not all(tellable(q)[k.index] for k in keys) or any(argued_for(q, text, k.index) for k in keys):
+        return  # a key no word sets apart cannot be said to be left unnamed
+    dis = [i for i in argued(q, text) if not q.options[i].correct]
+    if len(dis) == 1:
+        yield Finding("/explanation", f"the explanation argues for {_name(q.options[dis[0]])!r} (a distractor) and "
+                                      f"never names the key {_name(keys[0])!r}")
