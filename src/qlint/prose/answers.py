@@ -32,16 +32,16 @@ from qlint.prose.views import per_question, per_text, view
 from qlint.text import STOPWORDS, stem as fine_stem, tokenise
 
 _VERDICT = r"(?:correct|right|best|only correct|most appropriate|most suitable)"
-_NOUN = r"(?:answers?|options?|choices?|responses?|solutions?|selections?|alternatives?)"
+_NOUN = r"(?:answers?|options?|choices?|responses?|solutions?|selections?|alternatives?|ones?)"
 # "the correct answer is X", "correct option: X", "answer: X", "the answer is X"
 _LEAD = re.compile(
-    rf"\b(?:the\s+|a\s+)?(?:{_VERDICT}\s+{_NOUN}|{_NOUN}(?=\s*(?:is|are|:|=|-)\s))"
+    rf"\b(?:the\s+|a\s+)?(?:{_VERDICT}\s+{_NOUN}|(?:answers?|solutions?)(?=\s*(?:is|are|:|=|-)\s))"
     rf"(?:\s+(?:here|to this question|for this question|in this case))?"
     r"\s*(?:(?:is|are|would be|:|=|-|–)\s*)(?:therefore\s+|thus\s+|then\s+|clearly\s+)?", re.I)
 # "X is the best choice", "X is correct", "X is the answer", "X are the right answers"
 _TAIL = re.compile(
     rf"\s(?:is|are)\s+(?:(?:clearly|therefore|thus|also|indeed)\s+)?(?:(?:the|a|an)\s+)?"
-    rf"(?:(?:{_VERDICT})(?:\s+{_NOUN})?|{_NOUN})\b", re.I)
+    rf"(?:(?:{_VERDICT})(?:\s+{_NOUN})?|(?<=the )answers?)\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|n't|never|no|neither|nor|cannot|hardly)\b|n't\b", re.I)
 _MODAL = re.compile(r"\b(?:would|could|might|may|will|should|can)(?:\s+\w+)?\s*$", re.I)
 # after the verdict: another scenario ("if", "when", "for archives"), a retraction, a comparison
@@ -85,15 +85,15 @@ def statements(text: str) -> tuple[Statement, ...]:
                 out.append(Statement(target.strip(), (m.group(0) + target).strip(), True))
         for m in _TAIL.finditer(c):
             before = c[: m.start()]
-            if _NEGATED.search(before[-30:]) or _MODAL.search(before) or _NEGATED.match(c[m.start():m.end()] + " "):
+            cuts = list(_HEAD_CUT.finditer(before))
+            head = before[cuts[-1].end():] if cuts else before
+            if _NEGATED.search(head) or _MODAL.search(head):
                 continue
             if re.search(r"\b(?:is|are)\s+(?:not|never)\b", c[m.start(): m.end()], re.I):
                 continue
             after = c[m.end():]
             if _QUALIFIED.match(after) or _RETRACT.match(after):
                 continue
-            cuts = list(_HEAD_CUT.finditer(before))
-            head = before[cuts[-1].end():] if cuts else before
             if re.match(r"\s*(?:which|what|who|if|when|whether|why|how)\b", head, re.I):
                 continue
             words = head.split()
@@ -234,6 +234,24 @@ def _by_text(q: Question, target: str) -> frozenset[int]:
     return frozenset(found)
 
 
+def names_clearly(q: Question, text: str, i: int) -> bool:
+    """True if `text` names option i by its whole text, its own words as written (two, or all;
+    the stem's words count: a key's one distinctive word may also be in the stem), a short
+    form or alias, or its letter or number. Narrower than `names`: one shared word is not enough."""
+    return bool(_score(q, text, i)) or _by_mark(q, text, i)
+
+
+def _by_mark(q: Question, text: str, i: int) -> bool:
+    letters_are_text, numbers_are_text = _options_are_marks(q)
+    plain = view(text).plain
+    letter = chr(65 + i)
+    if not letters_are_text and re.search(rf"\b(?i:options?|answers?|choices?|letters?)\s+\(?(?i:{letter})\b"
+                                          rf"|\((?i:{letter})\)|(?:^|[.!?]\s+){letter}(?:[.):]|\s+is\b)", plain):
+        return True
+    return not numbers_are_text and bool(re.search(
+        rf"\b(?:options?|answers?|choices?|responses?|number)\s+#?{i + 1}\b|(?:^|\n)\s*{i + 1}\s*[-.)]\s", plain, re.I))
+
+
 def names(q: Question, text: str, i: int) -> bool:
     """True if `text` names option i anywhere, by any means: a word of its own (one no other
     option's text has, the stem's words included), a short form or alias, a camel-case name in
@@ -244,16 +262,7 @@ def names(q: Question, text: str, i: int) -> bool:
     lower = view(text).lower
     if any(_CAMEL.search(t) and t.lower() in lower for t in re.findall(r"[A-Za-z0-9]+", o.text)):
         return True
-    letter = chr(65 + i)
-    letters_are_text, numbers_are_text = _options_are_marks(q)
-    plain = view(text).plain
-    if not letters_are_text and re.search(rf"\b(?i:options?|answers?|choices?|letters?)\s+\(?(?i:{letter})\b"
-                                          rf"|\((?i:{letter})\)|(?:^|[.!?]\s+){letter}(?:[.):]|\s+is\b)", plain):
-        return True
-    if not numbers_are_text and re.search(rf"\b(?:options?|answers?|choices?|responses?|number)\s+#?{i + 1}\b|(?:^|\n)\s*{i + 1}\s*[-.)]\s",
-                                          plain, re.I):
-        return True
-    return False
+    return _by_mark(q, text, i)
 
 
 @per_question
@@ -343,3 +352,18 @@ def argued_for(q: Question, text: str, i: int) -> bool:
         if names(q, _free_text(c), i) and not refutes(c, words):
             return True
     return False
+
+
+_OPENS_AGAINST = re.compile(r"^\W*(?:no|incorrect|wrong|false|not correct|not quite|not this one)\b", re.I)
+
+
+def contrasts(q: Question, text: str, own: int, other: int) -> bool:
+    """True if `text`, the reason of option `own`, argues by contrast: it rejects its own option
+    (opens with a verdict against it, "No: ...", "Incorrect.", or refutes it by name) and then
+    states that option `other` is the answer ("...; Y is right", "the correct one is Y"). Such a
+    reason names the other option's words because it points to the right one, not because it
+    was written for it."""
+    against = bool(_OPENS_AGAINST.match(view(text).plain)) or bool(refutes(text, identity(q)[own]))
+    if not against:
+        return False
+    return any(other in resolve(q, st.target) and own not in resolve(q, st.target) for st in statements(text))

@@ -16,7 +16,7 @@ from qlint.rules import Finding, rule
 from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
-from qlint.prose.answers import argued, argued_for, resolve, statements, tellable
+from qlint.prose.answers import argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
 from qlint.prose.stance import _CAMEL, VENDOR, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
@@ -234,6 +234,8 @@ def rationale_alignment(q: Question, ctx) -> Iterator[Finding]:
     as does one that names its own option where it states its subject (its first clause, or a
     short form such as "Amazon S3" for "Amazon Simple Storage Service").
     Options whose words are all contained in the other's cannot be told apart and are skipped.
+    A reason that argues by contrast passes: one that rejects its own option ("No: ...", or a
+    refutation naming it) and then says the other option is the answer ("...; Y is right").
 
     ## Why it matters
     Rationales swapped between options (a paste into the wrong block, options reordered by
@@ -257,7 +259,8 @@ def rationale_alignment(q: Question, ctx) -> Iterator[Finding]:
         if _own_abbreviations(q)[o.index] & expand(q, text_keys(opening)):
             continue  # opens by naming its own option's short form ("Amazon S3 ..." for Simple Storage Service)
         for other in q.options:
-            if other.index != o.index and prefers(q, text, o.index, other.index):
+            if other.index != o.index and prefers(q, text, o.index, other.index) \
+                    and not contrasts(q, text, o.index, other.index):
                 yield Finding(f"{o.pointer}/rationale",
                               f"the rationale of {o.id!r} is about {_name(other)!r} rather than its own option")
                 break
@@ -285,6 +288,8 @@ def _names_an_option(q: Question, text: str) -> bool:
     keys = expand(q, text_keys(text))
     lower = {t.lower() for t in _ALNUM.findall(text)}
     for o in q.options:
+        if names_clearly(q, text, o.index):
+            return True  # its own words as written (the stem's too), a short form, its letter or number
         words = ident[o.index]
         toks = _ALNUM.findall(o.text)
         if abbreviations(o.text) & keys or any(_CAMEL.search(t) and t.lower() in lower for t in toks):
@@ -320,7 +325,9 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     vocabulary, rarely the options'). An option is named by two of its distinctive words, by its one distinctive word when
     that is a name ("Artifact" in "AWS Artifact", a one-word option), by a camel-case name in any
     case ("cloudwatch"), or by an abbreviation ("SQS" for "Simple Queue Service", a short form the
-    question defines as "Long Name (LN)"). The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
+    question defines as "Long Name (LN)", the vendor's initials as in "AMI"), by two of the words only
+    its text has as written (or all of them) even when the stem uses them too, or by its letter or
+    number ("option 3"). The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
 
     ## Why it matters
     An explanation pasted from a neighbouring question (a copy slip, a bank merged by position)
