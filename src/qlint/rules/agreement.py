@@ -20,6 +20,7 @@ from qlint.prose.answers import argued, argued_for, contrasts, names_clearly, re
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
 from qlint.prose.stance import _CAMEL, VENDOR, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
+_YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
 
 
@@ -180,7 +181,9 @@ def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
     Reads each rationale against its own option. It reports a key whose rationale gives an
     explicit verdict against it (a clause whose subject is the option, or "it": "is incorrect",
     "is not the right choice", "does not meet the requirement"), and a distractor whose
-    rationale claims it is correct ("is the correct answer", "Correct:"). A negation that
+    rationale claims it is correct ("is the correct answer", "Correct:"). Reasons that judge
+    each option in turn by a first word ("No: ...", "Yes, ...") give a verdict too, except on
+    options that are themselves "Yes" or "No". A negation that
     describes a feature is not a verdict ("no servers to manage", "has no permissions until
     granted", "does not receive requests"). Conditionals that describe another scenario ("would be the correct choice when",
     "is the right choice if") are not claims. Only clear stances are judged: a rationale that
@@ -208,6 +211,8 @@ def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
         text = _rationale(o)
         if text is None:
             continue  # K001's finding
+        if _YES_NO.match(o.text):
+            continue  # an option "Yes" / "No": its reason's first word restates it, it is no verdict
         if o.correct:
             said = rejects(text, ident[o.index])
             if said:
