@@ -31,6 +31,7 @@ from qlint.project.banks import CASES_FOLDER, bank_folders, bank_of, exams_folde
 from qlint.project.config import Config
 from qlint.project.discovery import YAML_SUFFIXES, discover, entered, walk
 from qlint.project.exams import Exam
+from qlint.prose.shapes import shapes
 from qlint.rules import RULES, Finding, Rule
 from qlint.rules.context import RuleContext
 
@@ -153,9 +154,17 @@ def _findings(settings: Settings, q: Question, case: bool = False) -> Iterable[t
     declared to read any file's strings)."""
     kind = q.type
     exams = exams_for(settings, q.path)
-    for rule in settings.selection.rules("item"):
+    selection = settings.selection
+    item_shapes: frozenset[str] | None = None
+    for rule in selection.rules("item"):
         if not (rule.cases if case else rule.applies_to(kind)):  # no option rule for an ordering question
             continue
+        if rule.shaped:  # a rule never reads a shape it abstains on (True/False pairs, code options)
+            if item_shapes is None:
+                item_shapes = shapes(q)
+            state = rule.on_shapes(item_shapes)
+            if state == "abstains" or (state == "preview" and not selection.runs_preview_of(rule)):
+                continue
         ctx = RuleContext(rule, settings.config, exams)
         try:
             found = list(rule.check(q, ctx))  # type: ignore[misc]

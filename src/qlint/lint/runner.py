@@ -56,6 +56,7 @@ def fingerprint(settings: Any) -> str:
         repr(sorted(settings.selection.enabled)),
         repr(sorted((k, str(v)) for k, v in settings.selection.severity.items())),
         repr(settings.selection.per_file),
+        repr((settings.selection.preview, sorted(settings.selection.named))),  # rules' preview shapes
         repr(sorted((k, sorted(v.items(), key=repr)) for k, v in config.rules.items())),
         repr(config.limits),
         str(config.root),

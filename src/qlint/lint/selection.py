@@ -47,6 +47,8 @@ class Selection:
     per_file: tuple[tuple[str, frozenset[str]], ...]
     severity: dict[str, Severity]
     root: Path
+    preview: bool = False  # preview mode: rules also run on the item shapes they are preview for
+    named: frozenset[str] = frozenset()  # codes selected by exact code or name (as preview rules are)
 
     @classmethod
     def build(cls, select, extend_select, ignore, per_file_ignores, severity, root: Path,
@@ -63,10 +65,17 @@ class Selection:
         for key, value in severity.items():
             for code in _expand(key):
                 sev[code] = value
-        return cls(frozenset(enabled), per_file, sev, root)
+        named = frozenset(c for s in (*(select or ()), *extend_select) for c, r in RULES.items()
+                          if c == s.strip().upper() or r.name == s.strip())
+        return cls(frozenset(enabled), per_file, sev, root, preview, named)
 
     def rules(self, scope: str) -> list[Rule]:
         return [r for c, r in RULES.items() if r.scope == scope and c in self.enabled]
+
+    def runs_preview_of(self, rule: Rule) -> bool:
+        """The rule also runs on the item shapes it is preview for: in preview mode, or when it
+        was selected by its code or name (as a preview rule is)."""
+        return self.preview or rule.code in self.named
 
     def allows(self, code: str, path: str) -> bool:
         if code not in self.enabled:

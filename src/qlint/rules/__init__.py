@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable
 
 from qlint.diagnostic import Diagnostic, Fix, Severity
 from qlint.model import CHOICE_TYPES, ITEM_TYPES
+from qlint.prose.shapes import SHAPES
 from qlint.registry import Registry
 
 
@@ -56,9 +57,26 @@ class Rule:
     preview: bool = False  # judged precision on real text below the bar: runs only when asked for
     types: tuple[str, ...] = CHOICE_TYPES  # item types it applies to; the engine skips it for others
     cases: bool = False  # also reads case study files (rules over any file's strings: hygiene, media)
+    # Item shapes (qlint.prose.shapes): `judges` the only shapes it reads (empty: every item),
+    # `abstains` the shapes it never reads, `preview_on` those it reads only in preview mode
+    # (its judged precision on that shape is below the bar). The engine applies them.
+    judges: tuple[str, ...] = ()
+    abstains: tuple[str, ...] = ()
+    preview_on: tuple[str, ...] = ()
 
     def applies_to(self, item_type: str) -> bool:
         return item_type in self.types
+
+    @property
+    def shaped(self) -> bool:
+        """Declares item shapes: the engine computes the question's shapes before running it."""
+        return bool(self.judges or self.abstains or self.preview_on)
+
+    def on_shapes(self, shapes: frozenset[str] | set[str]) -> str:
+        """How the rule treats an item of these shapes: "judges", "abstains" or "preview"."""
+        if (self.judges and not shapes.intersection(self.judges)) or shapes.intersection(self.abstains):
+            return "abstains"
+        return "preview" if shapes.intersection(self.preview_on) else "judges"
 
     @property
     def new_types_only(self) -> bool:
@@ -101,11 +119,16 @@ def rule(
     preview: bool = False,
     types: Iterable[str] | None = None,
     cases: bool = False,
+    judges: Iterable[str] = (),
+    abstains: Iterable[str] = (),
+    preview_on: Iterable[str] = (),
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register a check function as a rule; its docstring is the rule's documentation.
     `types`: the item types it applies to (default: the choice types for item rules, every
     type for the others); `ITEM_TYPES` for a rule that reads what every question has. `cases`:
-    an item rule that reads any file's strings runs on case study files too."""
+    an item rule that reads any file's strings runs on case study files too. `judges`,
+    `abstains`, `preview_on`: item shapes (qlint.prose.shapes.SHAPES) it reads only, never, or
+    only in preview mode (default on the other shapes)."""
     if not _CODE.match(code) or not _NAME.match(name):
         raise ValueError(f"bad rule identity {code!r} / {name!r}")
     kinds = tuple(types) if types is not None else CHOICE_TYPES if scope == "item" else ITEM_TYPES
@@ -113,6 +136,12 @@ def rule(
         raise ValueError(f"rule {code}: types must be among {', '.join(ITEM_TYPES)}")
     kinds = tuple(t for t in ITEM_TYPES if t in kinds)
     sev = Severity.parse(severity) if isinstance(severity, str) else severity
+    judged, abstained, previewed = tuple(judges), tuple(abstains), tuple(preview_on)
+    unknown = [s for s in (*judged, *abstained, *previewed) if s not in SHAPES]
+    if unknown:
+        raise ValueError(f"rule {code}: unknown item shape {unknown[0]!r} (shapes: {', '.join(SHAPES)})")
+    if scope != "item" and (judged or abstained or previewed):
+        raise ValueError(f"rule {code}: only item rules declare item shapes")
 
     def deco(fn: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
         doc = inspect.cleandoc(fn.__doc__ or "")
@@ -120,7 +149,8 @@ def rule(
             raise ValueError(f"rule {code} has no docstring")
         summary = doc.splitlines()[0].strip()
         RULES.add(code, Rule(code, name, sev, scope, summary, doc, None if scope in ("load", "command") else fn,
-                             dict(options or {}), source, fixable, default_enabled, preview, kinds, cases))
+                             dict(options or {}), source, fixable, default_enabled, preview, kinds, cases,
+                             judged, abstained, previewed))
         return fn
 
     return deco

@@ -11,6 +11,8 @@ def render(rule: Rule) -> str:
             + _state(rule) + (" · fixable" if rule.fixable else "")]
     if rule.scope in ("item", "bank"):
         head += ["", f"Item types: {_types(rule)}" + ("; case study files too" if rule.cases else "")]
+    if rule.shaped:
+        head += ["", shapes_line(rule)]
     if rule.preview:
         head += ["", "Preview: its judged precision on real questions is below the bar for default rules "
                  "(docs/rules-design.md). Run it with `--preview`, `preview = true`, or by selecting its code."]
@@ -22,6 +24,19 @@ def render(rule: Rule) -> str:
     if rule.source:
         lines += ["", "## Source", "", rule.source]
     return "\n".join(lines) + "\n"
+
+
+def shapes_line(rule: Rule) -> str:
+    """Which item shapes (qlint.prose.shapes) the rule judges, abstains on, or reads in preview only."""
+    parts = []
+    if rule.judges:
+        parts.append("judges only " + ", ".join(f"`{s}`" for s in rule.judges) + " items")
+    if rule.abstains:
+        parts.append("abstains on " + ", ".join(f"`{s}`" for s in rule.abstains) + " items")
+    if rule.preview_on:
+        parts.append("preview on " + ", ".join(f"`{s}`" for s in rule.preview_on)
+                     + " items (runs there with `--preview` or when selected by code)")
+    return "Item shapes: " + "; ".join(parts) + " (`qlint rule --shapes` defines them)."
 
 
 def _state(rule: Rule) -> str:

@@ -41,12 +41,32 @@ def catalogue() -> str:
 def configure(p: argparse.ArgumentParser):
     p.add_argument("rule", nargs="?", metavar="CODE", help="rule code (K001) or name (option-rationale)")
     p.add_argument("--all", action="store_true", help="list every rule: code, name, default severity, summary")
+    p.add_argument("--shapes", action="store_true",
+                   help="list the item shapes rules declare (judges, abstains on, preview on) and what each means")
     p.add_argument("--format", choices=["text", "markdown"], default="text",
                    help="with --all: 'markdown' prints every rule's full documentation (docs/rules.md)")
     return run
 
 
+def shapes_table() -> str:
+    """Each item shape, what it means, and the rules that abstain on it or are preview on it."""
+    from qlint.prose.shapes import DESCRIPTIONS
+
+    lines = []
+    for shape, meaning in DESCRIPTIONS.items():
+        lines.append(f"{shape:<13} {meaning}")
+        for label, codes in (("judged only by", [c for c, r in RULES.items() if shape in r.judges]),
+                             ("abstaining", [c for c, r in RULES.items() if shape in r.abstains]),
+                             ("preview on it", [c for c, r in RULES.items() if shape in r.preview_on])):
+            if codes:
+                lines.append(f"{'':<13} {label}: {' '.join(codes)}")
+    return "\n".join(lines) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.shapes:
+        sys.stdout.write(shapes_table())
+        return EXIT_OK
     if args.all and args.format == "markdown":
         sys.stdout.write(catalogue())
         return EXIT_OK
