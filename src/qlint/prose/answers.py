@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from qlint.model import Question
 from qlint.prose.names import abbreviations, aliases, expand, text_keys
-from qlint.prose.stance import _CAMEL, VENDOR, clauses, identity, mentions, option_words, refutes
+from qlint.prose.stance import _CAMEL, _VERDICT as _VERDICT_WORDS, VENDOR, clauses, identity, mentions, option_words, refutes
 from qlint.prose.views import per_question, per_text, view
 from qlint.text import STOPWORDS, stem as fine_stem, tokenise
 
@@ -174,7 +174,10 @@ def _alias_keys(q: Question) -> tuple[frozenset[str], ...]:
 def _fine(text: str) -> frozenset[str]:
     """Words of `text` under the light stemmer (`qlint.text.stem`): finer than the identity
     words' five-letter keys, under which "hyperparameters" names "Hyperband"."""
-    return frozenset(fine_stem(t) for t in tokenise(text) if len(t) >= 2 and t not in STOPWORDS and t not in VENDOR)
+    return frozenset(fine_stem(t) for t in tokenise(text) if len(t) >= 2 and t not in _FINE_SKIP)
+
+
+_FINE_SKIP = STOPWORDS | VENDOR | _VERDICT_WORDS  # "correct", "answer" name no option
 
 
 @per_question
@@ -236,9 +239,10 @@ def _by_text(q: Question, target: str) -> frozenset[int]:
 
 def names_clearly(q: Question, text: str, i: int) -> bool:
     """True if `text` names option i by its whole text, its own words as written (two, or all;
-    the stem's words count: a key's one distinctive word may also be in the stem), a short
-    form or alias, or its letter or number. Narrower than `names`: one shared word is not enough."""
-    return bool(_score(q, text, i)) or _by_mark(q, text, i)
+    the stem's words count: a key's one distinctive word may also be in the stem), or a short
+    form or alias. Narrower than `names`: one shared word is not enough, and neither is a
+    letter or number, which a text pasted from another question has as often."""
+    return bool(_score(q, text, i))
 
 
 def _by_mark(q: Question, text: str, i: int) -> bool:

@@ -16,6 +16,7 @@ from qlint.rules import Finding, rule
 from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
+from qlint.text import same_text
 from qlint.prose.answers import argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
 from qlint.prose.stance import _CAMEL, VENDOR, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
@@ -294,7 +295,7 @@ def _names_an_option(q: Question, text: str) -> bool:
     lower = {t.lower() for t in _ALNUM.findall(text)}
     for o in q.options:
         if names_clearly(q, text, o.index):
-            return True  # its own words as written (the stem's too), a short form, its letter or number
+            return True  # its own words as written (the stem's too), or a short form
         words = ident[o.index]
         toks = _ALNUM.findall(o.text)
         if abbreviations(o.text) & keys or any(_CAMEL.search(t) and t.lower() in lower for t in toks):
@@ -331,8 +332,8 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     that is a name ("Artifact" in "AWS Artifact", a one-word option), by a camel-case name in any
     case ("cloudwatch"), or by an abbreviation ("SQS" for "Simple Queue Service", a short form the
     question defines as "Long Name (LN)", the vendor's initials as in "AMI"), by two of the words only
-    its text has as written (or all of them) even when the stem uses them too, or by its letter or
-    number ("option 3"). The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
+    its text has as written (or all of them) even when the stem uses them too. A letter or number
+    ("option 3") is no name here: a pasted explanation carries its own. The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
 
     ## Why it matters
     An explanation pasted from a neighbouring question (a copy slip, a bank merged by position)
@@ -386,6 +387,13 @@ def _same_word(a: str, b: str) -> bool:
     return n >= 4 and a[:n] == b[:n]
 
 
+@per_question
+def _twins(q: Question) -> bool:
+    """Two options with the same text on screen (homoglyphs and markup aside)."""
+    seen = [same_text(o.text) for o in q.options]
+    return len(set(seen)) < len(seen)
+
+
 def _texts(q: Question) -> Iterator[tuple[str, str, int | None]]:
     """The teaching texts that state or argue the answer: the explanation and each rationale
     (pointer, text, the rationale's option or None). `right_when`, `why_chosen` and the trap
@@ -433,8 +441,8 @@ def answer_names_distractor(q: Question, ctx) -> Iterator[Finding]:
     Fix `correct:` if the key moved; otherwise rewrite the statement to name the key.
     """
     keys = {k.index for k in q.keys}
-    if not keys:
-        return
+    if not keys or _twins(q):
+        return  # two options the same on screen (O006): no text can tell them apart
     neg = negative_stem(q)
     for pointer, text, own in _texts(q):
         for st in statements(text):
@@ -463,7 +471,9 @@ def explanation_argues_distractor(q: Question, ctx) -> Iterator[Finding]:
     no key anywhere: by none of the words only the key's text has (the stem's words included),
     no short form or alias, no letter and no number. An explanation that compares several
     options, or names the key in any way, even to contrast it, is not reported; K004 (preview)
-    weighs the subtler cases. NOT / EXCEPT lead-ins invert stances and are skipped.
+    weighs the subtler cases. NOT / EXCEPT lead-ins invert stances and are skipped, and so are
+    questions with two options the same on screen. An explanation that states a distractor is
+    the answer is K013's finding.
 
     ## Why it matters
     An explanation written for the option that used to be the key, or pasted from the
@@ -481,11 +491,13 @@ def explanation_argues_distractor(q: Question, ctx) -> Iterator[Finding]:
     Rewrite the explanation to say why the key is right, or fix `correct:` if the key moved.
     """
     keys = q.keys
-    if not keys or not q.explanation.strip() or negative_stem(q):
+    if not keys or not q.explanation.strip() or negative_stem(q) or _twins(q):
         return
     text = q.explanation
     if not all(tellable(q)[k.index] for k in keys) or any(argued_for(q, text, k.index) for k in keys):
         return  # a key no word sets apart cannot be said to be left unnamed
+    if any(resolve(q, st.target) - {k.index for k in keys} for st in statements(text)):
+        return  # it says so in so many words: K013's finding
     dis = [i for i in argued(q, text) if not q.options[i].correct]
     if len(dis) == 1:
         yield Finding("/explanation", f"the explanation argues for {_name(q.options[dis[0]])!r} (a distractor) and "
