@@ -6,7 +6,7 @@
     .venv/bin/python scripts/realtext.py --write-summary  # also refresh tests/real/precision.json
 
 Every rule runs (preview and off-by-default ones too) with its default options on the corpora as
-scripts/corpora.py converts them. Findings that only say "the source has no trap / right_when /
+scripts/corpora converts them. Findings that only say "the source has no trap / right_when /
 rationale / explanation" are left out: they are true of every converted question and are no
 judgement of the rule (the converted question's `missing` set says which fields its source lacks).
 
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"qlint: the corpora are not at {corpora.CORPORA} (set QLINT_SHARED to the shared folder)",
               file=sys.stderr)
         return 2
-    items = corpora.convert()
+    items = corpora.convert(names=corpora.AWS)
     with tempfile.TemporaryDirectory(prefix="qlint-real-") as tmp:
         findings = run(items, Path(tmp), args.jobs)
         judged = load_judgments()
