@@ -458,22 +458,57 @@ def answer_names_distractor(q: Question, ctx) -> Iterator[Finding]:
             break
 
 
+@per_question
+def _argued_distractor(q: Question) -> int | None:
+    """The one distractor the explanation argues for while it never argues for a key, or None."""
+    keys = q.keys
+    if not keys or not q.explanation.strip() or negative_stem(q) or _twins(q):
+        return None
+    text = q.explanation
+    if not all(tellable(q)[k.index] for k in keys) or any(argued_for(q, text, k.index) for k in keys):
+        return None  # a key no word sets apart cannot be said to be left unnamed
+    if any(resolve(q, st.target) for st in statements(text)):
+        return None  # it names its answer in so many words: K013 reads that
+    dis = [i for i in argued(q, text) if not q.options[i].correct]
+    return dis[0] if len(dis) == 1 else None
+
+
+def _corroborated(q: Question, d: int) -> str | None:
+    """What in the rationales contradicts an explanation that argues for distractor d (or the
+    key flag): d's own rationale refuting it or calling it correct, or a key's rationale
+    claiming the key is correct."""
+    own = _rationale(q.options[d])
+    if own and (said := rejects(own, identity(q)[d]) or refutes(own, identity(q)[d])):
+        return f"its own rationale says {said!r}"
+    if own and (said := claims(own, identity(q)[d])):
+        return f"its own rationale says {said!r}: was the key moved?"  # agrees with the explanation, not the flag
+    for k in q.keys:
+        text = _rationale(k)
+        if text and (said := claims(text, identity(q)[k.index])):
+            return f"the key's rationale says {said!r}"
+    return None
+
+
 @rule(
     "K014", "explanation-argues-distractor", "warning",
     source=_SOURCE + "; issue 23",
 )
 def explanation_argues_distractor(q: Question, ctx) -> Iterator[Finding]:
-    """The explanation argues for one distractor and never names the key.
+    """The explanation argues for a distractor that the rationales reject.
 
     ## What it does
     Reports an explanation that names exactly one distractor outside a refutation (its whole
-    text, two of the words only it has or all of them, or a short form only it has) and names
-    no key anywhere: by none of the words only the key's text has (the stem's words included),
-    no short form or alias, no letter and no number. An explanation that compares several
-    options, or names the key in any way, even to contrast it, is not reported; K004 (preview)
-    weighs the subtler cases. NOT / EXCEPT lead-ins invert stances and are skipped, and so are
-    questions with two options the same on screen. An explanation that states a distractor is
-    the answer is K013's finding.
+    text, two of the words only it has or all of them, or a short form only it has, in the first
+    words of a clause, outside negation and contrast scopes) and never argues for a key (no
+    clause names a key that way without refuting it; a key is named by any word only its text
+    has, the stem's included, by a short form, its letter or number), when the rationales say
+    otherwise: the distractor's own rationale refutes it, or a key's rationale says the key is
+    correct; or the distractor's rationale calls it correct, as after a moved key. The
+    explanation then contradicts the author's own verdicts or the key flag. Without such a
+    rationale the same reading is K015 (preview): on real explanations that argue by clinical or
+    domain reasoning it is wrong more often than right. A key no word sets apart is skipped, as
+    are NOT / EXCEPT lead-ins, two options the same on screen, and an explanation that names its
+    answer in so many words (K013 reads that).
 
     ## Why it matters
     An explanation written for the option that used to be the key, or pasted from the
@@ -482,23 +517,53 @@ def explanation_argues_distractor(q: Question, ctx) -> Iterator[Finding]:
     ## Example
     ```yaml
     options:
-      - {id: hyperband, text: Hyperband strategy, correct: false, ...}
-      - {id: bayesian, text: Bayesian strategy, correct: true, ...}
+      - {id: hyperband, text: Hyperband strategy, correct: false, rationale: It needs per-epoch metrics, which this script does not emit.}
+      - {id: bayesian, text: Bayesian strategy, correct: true, rationale: Correct, it models completed results.}
     explanation: Use the Hyperband strategy, which stops weak jobs early from per-epoch metrics.
     ```
 
     ## Fix
     Rewrite the explanation to say why the key is right, or fix `correct:` if the key moved.
     """
-    keys = q.keys
-    if not keys or not q.explanation.strip() or negative_stem(q) or _twins(q):
+    d = _argued_distractor(q)
+    if d is None:
         return
-    text = q.explanation
-    if not all(tellable(q)[k.index] for k in keys) or any(argued_for(q, text, k.index) for k in keys):
-        return  # a key no word sets apart cannot be said to be left unnamed
-    if any(resolve(q, st.target) - {k.index for k in keys} for st in statements(text)):
-        return  # it says so in so many words: K013's finding
-    dis = [i for i in argued(q, text) if not q.options[i].correct]
-    if len(dis) == 1:
-        yield Finding("/explanation", f"the explanation argues for {_name(q.options[dis[0]])!r} (a distractor) and "
-                                      f"never names the key {_name(keys[0])!r}")
+    why = _corroborated(q, d)
+    if why:
+        yield Finding("/explanation", f"the explanation argues for {_name(q.options[d])!r} (a distractor) and never "
+                                      f"names the key {_name(q.keys[0])!r}; {why}")
+
+
+@rule(
+    "K015", "explanation-argues-distractor-unchecked", "warning",
+    source=_SOURCE + "; issue 23",
+    preview=True,  # judged 2 of 28 true on real text (casimedicos 0/20): only where rationales corroborate, K014
+)
+def explanation_argues_distractor_unchecked(q: Question, ctx) -> Iterator[Finding]:
+    """The explanation argues for a distractor, with no rationale to check it against.
+
+    ## What it does
+    K014's reading of the explanation (one distractor argued for, no key argued for) where no
+    rationale contradicts it: questions without per-option rationales, or whose rationales give
+    no verdict. Preview: on real banks whose explanations reason in domain terms (a clinical
+    case, a paraphrased key) the reading is usually wrong.
+
+    ## Why it matters
+    An explanation written for another option teaches the wrong answer; where nothing else in
+    the question says which option is right, this is the only hint.
+
+    ## Example
+    ```yaml
+    options:
+      - {id: hyperband, text: Hyperband strategy, correct: false}
+      - {id: bayesian, text: Bayesian strategy, correct: true}
+    explanation: Use the Hyperband strategy, which stops weak jobs early from per-epoch metrics.
+    ```
+
+    ## Fix
+    Rewrite the explanation to say why the key is right, or fix `correct:` if the key moved.
+    """
+    d = _argued_distractor(q)
+    if d is not None and not _corroborated(q, d):
+        yield Finding("/explanation", f"the explanation argues for {_name(q.options[d])!r} (a distractor) and "
+                                      f"never names the key {_name(q.keys[0])!r}")
