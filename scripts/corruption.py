@@ -53,6 +53,7 @@ import json  # noqa: E402
 
 from qlint.rules.context import RuleContext  # noqa: E402
 from qlint.model import Question  # noqa: E402
+from qlint.prose.shapes import shapes  # noqa: E402
 from qlint.cli.config import load_config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 
@@ -150,12 +151,19 @@ class Checker:
         q = Question("corruption.yaml", data if data is not None else item.data)
         out = set()
         for r, ctx in zip(self.rules, self.contexts):
+            code = r.code
+            if r.shaped:  # as the engine does: no finding on a shape it abstains on
+                state = r.on_shapes(shapes(q))
+                if state == "abstains":
+                    continue
+                if state == "preview":
+                    code += " (preview here)"  # not a default rule on this item
             for f in r.check(q, ctx):
                 if _ABSENT.search(f.message):
                     continue
                 if "explanation" in item.missing and f.pointer.startswith("/explanation"):
                     continue
-                out.add((r.code, f.pointer))
+                out.add((code, f.pointer))
         return out
 
 

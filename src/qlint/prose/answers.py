@@ -239,10 +239,35 @@ def _by_text(q: Question, target: str) -> frozenset[int]:
 
 def names_clearly(q: Question, text: str, i: int) -> bool:
     """True if `text` names option i by its whole text, its own words as written (two, or all;
-    the stem's words count: a key's one distinctive word may also be in the stem), or a short
-    form or alias. Narrower than `names`: one shared word is not enough, and neither is a
-    letter or number, which a text pasted from another question has as often."""
-    return bool(_score(q, text, i))
+    the stem's words count: a key's one distinctive word may also be in the stem), a short form
+    or alias, a name written with or without its hyphen ("HER-2", "HER2"), or its letter or
+    number ("Option 3 is correct", "Answer: E", "la 4"). Narrower than `names`: one shared
+    word is not enough."""
+    return bool(_score(q, text, i)) or _squashed_name(q, text, i) or _by_mark(q, text, i) or any(
+        i in resolve(q, st.target) for st in statements(text))
+
+
+@per_text
+def _squashed(text: str) -> frozenset[str]:
+    return frozenset(re.sub(r"[-_.]", "", t).lower() for t in re.findall(r"[A-Za-z0-9][\w.\-]*[A-Za-z0-9]", text))
+
+
+def _squashed_name(q: Question, text: str, i: int) -> bool:
+    """A name of option i (a token with a capital past its first letter or a digit: "GnRH",
+    "HER2") in `text`, hyphens, underscores and dots aside."""
+    others = frozenset().union(*(_squashed(o.text) for o in q.options if o.index != i))
+    names_ = [re.sub(r"[-_.]", "", t).lower() for t in re.findall(r"[A-Za-z0-9][\w.\-]*[A-Za-z0-9]", q.options[i].text)
+              if (any(c.isdigit() for c in t) or any(c.isupper() for c in t[1:])) and t.lower() not in VENDOR]
+    names_ = [n for n in names_ if n not in others]  # a name only this option has
+    if any(len(n) >= 3 and n in _squashed(text) for n in names_):
+        return True
+    # the initials of a lower-case multi-word name written as a capital abbreviation
+    # ("TTP" for "Thrombotic thrombocytopenic purpura")
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]*", q.options[i].text) if w.lower() not in STOPWORDS | VENDOR]
+    if 2 <= len(words) <= 5:
+        initials = "".join(w[0] for w in words).upper()
+        return bool(re.search(rf"\b{initials}s?\b", view(text).plain))
+    return False
 
 
 def _by_mark(q: Question, text: str, i: int) -> bool:
@@ -253,7 +278,13 @@ def _by_mark(q: Question, text: str, i: int) -> bool:
                                           rf"|\((?i:{letter})\)|(?:^|[.!?]\s+){letter}(?:[.):]|\s+is\b)", plain):
         return True
     return not numbers_are_text and bool(re.search(
-        rf"\b(?:options?|answers?|choices?|responses?|number)\s+#?{i + 1}\b|(?:^|\n)\s*{i + 1}\s*[-.)]\s", plain, re.I))
+        rf"\b(?:{_MARK_WORDS})\s+#?{i + 1}\b|(?:^|\n)\s*{i + 1}\s*[-.):]\s|\b(?:la|el|le)\s+{i + 1}\b(?![.,]\d)"
+        rf"|\({i + 1}\)", plain, re.I))
+
+
+# "option 3" in the languages of the corpora qlint is measured on (a position, not a word)
+_MARK_WORDS = ("options?|answers?|choices?|responses?|number|respuestas?|opci[oó]n|opciones|alternativas?"
+               "|r[ée]ponses?|risposta|risposte|opzione|opzioni|respostas?|op[çc][ãa]o|antwort")
 
 
 def names(q: Question, text: str, i: int) -> bool:
