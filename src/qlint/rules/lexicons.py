@@ -86,7 +86,13 @@ COST_WORDS = ("cost", "costs", "cheap", "cheaper", "cheapest", "price", "prices"
 EMPTY_CRITERIA = LEAST_QUALITY + ("accurately", "commonly", "common", "closely", "likely", "significant",
                                   "significantly", "important", "importantly", "probable", "probably", "typical",
                                   "typically", "often", "frequently", "correctly", "appropriately", "benefit",
-                                  "beneficial", "advantage", "advantageous", "directly", "specific", "specifically")
+                                  "beneficial", "advantage", "advantageous", "directly", "specific", "specifically",
+                                  # clinical and general lead-ins ("the most indicated examination",
+                                  # "the most frequent cause", "the most advisable approach")
+                                  "indicated", "frequent", "advisable", "accepted", "acceptable", "coherent",
+                                  "recommended", "adequate", "preferred", "plausible", "consistent", "logical",
+                                  "usual", "prudent", "characteristic", "representative", "sensitive",
+                                  "immediate")
 # Families of words that restate one criterion in other terms: an explanation that says "free"
 # has restated "LEAST expensive"; "fully managed" or "serverless" restates "LEAST operational
 # overhead". A criterion with a word of a family is restated by any word of that family.
