@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from qlint.model import Question
 from qlint.prose.names import abbreviations, aliases, expand, text_keys
+from qlint.prose.shapes import NUMERIC, shapes
 from qlint.prose.stance import _CAMEL, _VERDICT as _VERDICT_WORDS, VENDOR, clauses, identity, mentions, option_words, refutes
 from qlint.prose.views import per_question, per_text, view
 from qlint.text import STOPWORDS, stem as fine_stem, tokenise
@@ -42,6 +43,8 @@ _LEAD = re.compile(
 _TAIL = re.compile(
     rf"\s(?:is|are)\s+(?:(?:clearly|therefore|thus|also|indeed)\s+)?(?:(?:the|a|an)\s+)?"
     rf"(?:(?:{_VERDICT})(?:\s+{_NOUN})?|(?<=the )answers?)\b", re.I)
+_OTHER_ANSWER = re.compile(r"\b(?:false|wrong|incorrect|untrue|invalid|bad|worst|other|tempting|trick|obvious|first|second"
+                           r"|next|previous|last)\s*$", re.I)
 _NEGATED = re.compile(r"\b(?:not|n't|never|no|neither|nor|cannot|hardly)\b|n't\b", re.I)
 _MODAL = re.compile(r"\b(?:would|could|might|may|will|should|can)(?:\s+\w+)?\s*$", re.I)
 # after the verdict: another scenario ("if", "when", "for archives"), a retraction, a comparison
@@ -50,7 +53,7 @@ _QUALIFIED = re.compile(
     r"|for\s+(?!this|these|the\s+(?:scenario|question|case|company|team|requirements?))|to\s+\w+"
     r"|at\s+|because\s+it\s+is\s+not|than)\b", re.I)
 _RETRACT = re.compile(r"^[^.;]*?\b(?:but|however|although|though|yet|except)\b", re.I)
-_TARGET_END = re.compile(r"\s*(?:[.;!?](?:\s|$)|[,:]|\s(?:because|since|as|which|so|and\s+(?![A-J]\b|\d)|but|while"
+_TARGET_END = re.compile(r"\s*(?:[.;!?](?:\s|$)|[,:]|\s(?:because|since|as|which|so|and\s+(?![A-J]\b|\d)|but|while|porque|ya|pues|dado|puesto|que"
                          r"|due|given|this|that|it|they)\b)", re.I)
 _HEAD_CUT = re.compile(r"[,:;]|\b(?:and|but|while|so|thus|therefore|hence|here|then|that)\b(?!\s*[A-J]\b)", re.I)
 _HEAD_WORDS = 12
@@ -63,13 +66,29 @@ class Statement:
     lead: bool  # "the answer is X" form (read under a negative lead-in too)
 
 
+# The same lead in Spanish, the other language of the corpora qlint is measured on: "la
+# respuesta correcta es la 4", "la correcta sería la 5", "la opción correcta es la 2"
+_LEAD_ES = re.compile(r"\b(?:(?:la\s+)?(?:respuesta|opci[oó]n|alternativa)\s+(?:correcta|verdadera|acertada)|la\s+correcta)"
+                      r"\s+(?:es|ser[ií]a|sea)\s+(?:la\s+|el\s+)?(?:respuesta\s+|opci[oó]n\s+)?", re.I)
+
+
 @per_text
 def statements(text: str) -> tuple[Statement, ...]:
     """Answer statements of `text`, first to last: "the correct answer is X" and "X is correct"."""
     out: list[Statement] = []
     for c in _sentences(text):
+        for m in _LEAD_ES.finditer(c):
+            if re.search(r"\b(?:no|nunca|si)\s*$", c[: m.start()][-12:], re.I):
+                continue  # "no es la correcta", "si la correcta fuera ..."
+            rest = c[m.end():]
+            end = _TARGET_END.search(rest)
+            target = (rest[: end.start()] if end else rest).strip()
+            if target:
+                out.append(Statement(target, (m.group(0) + target).strip(), True))
         for m in _LEAD.finditer(c):
             before = c[: m.start()]
+            if _OTHER_ANSWER.search(before):
+                continue  # "the false answer is 1", "the wrong option is B": not the answer
             if re.search(r"\b(?:is|are|was|were)\s*$", before):
                 continue  # "X is the best choice: ..." is the other form, read below
             if _NEGATED.search(before[-25:]) or _MODAL.search(before) or re.search(r"\b(?:if|when|unless)\b", before[-30:], re.I):
@@ -124,7 +143,7 @@ def _options_are_marks(q: Question) -> tuple[bool, bool]:
     a target are the options' own texts, not positions."""
     texts = [view(o.text).plain.strip().strip("`*_ ") for o in q.options]
     return (any(re.fullmatch(r"[A-Ja-j][.)]?", t) for t in texts),
-            any(re.fullmatch(r"[-+]?\d+(?:[.,]\d+)?\s*%?", t) for t in texts))
+            any(re.match(r"[-+$]?\d", t) for t in texts) or NUMERIC in shapes(q))
 
 
 def _by_position(q: Question, target: str) -> frozenset[int] | None:
@@ -186,7 +205,7 @@ def _fine_own(q: Question) -> tuple[frozenset[str], ...]:
     return tuple(f - frozenset().union(*(g for j, g in enumerate(fine) if j != i)) for i, f in enumerate(fine))
 
 
-def _score(q: Question, text: str, i: int, free_only: bool = False) -> int:
+def _score(q: Question, text: str, i: int, free_only: bool = False, strict: bool = False) -> int:
     """How strongly `text` names option i: 3 its whole text, 2 its identity words (two, or all,
     one of them as written) or a short form only it has, 0 otherwise."""
     o = q.options[i]
@@ -198,7 +217,8 @@ def _score(q: Question, text: str, i: int, free_only: bool = False) -> int:
     fine_own = _fine_own(q)[i]
     if words and mentions(text, words, free_only) >= min(2, len(words)) and (not fine_own or fine_own & have):
         return 2
-    if fine_own and len(fine_own & have) >= min(2, len(fine_own)):
+    hit = fine_own & have
+    if fine_own and len(hit) >= min(2, len(fine_own)) and (not strict or len(hit) >= 2 or _is_name_word(o.text, hit)):
         return 2  # its own words as written ("Hyperband" where the stem's "hyperparameters" hides it)
     keys = text_keys(text)
     if _own_abbreviations(q)[i] & expand(q, keys):
@@ -211,7 +231,10 @@ def _score(q: Question, text: str, i: int, free_only: bool = False) -> int:
 
 def resolve(q: Question, target: str) -> frozenset[int]:
     """The options an answer statement's target names; empty when none or no single best."""
-    pos = _by_position(q, target)
+    exact = [o.index for o in q.options if _same(o.text, target)]
+    if len(exact) == 1:
+        return frozenset(exact)  # the option's own text ("2/5", "True")
+    pos = _by_position(q, target) or _leading_mark(q, target)
     if pos is not None:
         paren = re.search(r"\(([^)]{2,60})\)", target)
         if paren and len(pos) == 1:
@@ -220,6 +243,23 @@ def resolve(q: Question, target: str) -> frozenset[int]:
                 return frozenset()  # "Option A (taint)" where the words name another option: unsure
         return pos
     return _by_text(q, target)
+
+
+def _same(a: str, b: str) -> bool:
+    norm = lambda t: " ".join(re.findall(r"[\w/.%$-]+", view(t).plain.lower())).strip(". ")  # noqa: E731
+    return bool(norm(a)) and norm(a) == norm(b)
+
+
+def _leading_mark(q: Question, target: str) -> frozenset[int] | None:
+    """A number opening a longer target ("2 although the treatment ...", "3) and the
+    complications ..."): the statement names option 2 and goes on; None when the options are
+    numbers themselves."""
+    if _options_are_marks(q)[1]:
+        return None
+    m = re.match(rf"^(?:(?:{_MARK_WORDS})\s+)?#?\(?([1-9])\)?(?=[\s).,;:]|$)", target.strip(), re.I)
+    if m and int(m.group(1)) <= len(q.options):
+        return frozenset({int(m.group(1)) - 1})
+    return None
 
 
 def _by_text(q: Question, target: str) -> frozenset[int]:
@@ -243,8 +283,15 @@ def names_clearly(q: Question, text: str, i: int) -> bool:
     or alias, a name written with or without its hyphen ("HER-2", "HER2"), or its letter or
     number ("Option 3 is correct", "Answer: E", "la 4"). Narrower than `names`: one shared
     word is not enough."""
-    return bool(_score(q, text, i)) or _squashed_name(q, text, i) or _by_mark(q, text, i) or any(
+    return bool(_score(q, text, i, strict=True)) or _squashed_name(q, text, i) or _by_mark(q, text, i, loose=False) or any(
         i in resolve(q, st.target) for st in statements(text))
+
+
+def _is_name_word(option: str, hit: frozenset[str]) -> bool:
+    """One of `hit` is written as a name in the option: capitalised past its first word, or with
+    a digit ("Hyperband strategy" has none past its first word; "AWS Artifact" has "Artifact")."""
+    toks = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", option)
+    return any(fine_stem(t.lower()) in hit and (t[:1].isupper() or any(c.isdigit() for c in t)) for t in toks[1:])
 
 
 @per_text
@@ -270,16 +317,21 @@ def _squashed_name(q: Question, text: str, i: int) -> bool:
     return False
 
 
-def _by_mark(q: Question, text: str, i: int) -> bool:
+def _by_mark(q: Question, text: str, i: int, loose: bool = True) -> bool:
+    """Option i named by its letter or number: "option B", "(B)", "B is", "answer 3", and, when
+    `loose`, also "3." opening a line, "la 3", "(3)"."""
     letters_are_text, numbers_are_text = _options_are_marks(q)
     plain = view(text).plain
     letter = chr(65 + i)
     if not letters_are_text and re.search(rf"\b(?i:options?|answers?|choices?|letters?)\s+\(?(?i:{letter})\b"
                                           rf"|\((?i:{letter})\)|(?:^|[.!?]\s+){letter}(?:[.):]|\s+is\b)", plain):
         return True
-    return not numbers_are_text and bool(re.search(
-        rf"\b(?:{_MARK_WORDS})\s+#?{i + 1}\b|(?:^|\n)\s*{i + 1}\s*[-.):]\s|\b(?:la|el|le)\s+{i + 1}\b(?![.,]\d)"
-        rf"|\({i + 1}\)", plain, re.I))
+    if numbers_are_text:
+        return False
+    if re.search(rf"\b(?:{_MARK_WORDS})\s+#?{i + 1}\b", plain, re.I):
+        return True
+    return loose and bool(re.search(rf"(?:^|\n)\s*{i + 1}\s*[-.):]\s|\b(?:la|el|le)\s+{i + 1}\b(?![.,]\d)|\({i + 1}\)",
+                                    plain, re.I))
 
 
 # "option 3" in the languages of the corpora qlint is measured on (a position, not a word)

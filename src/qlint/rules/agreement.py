@@ -322,9 +322,9 @@ def _is_name(toks: list[str], words: frozenset[str]) -> bool:
 @rule(
     "K012", "foreign-explanation", "warning", types=ITEM_TYPES,
     source=_SOURCE,
-    # code, numbers and True/False carry no words an explanation would share (judged 0 of 48 on
-    # lydiahallie, aqua and carpentries code/numeric items before this declaration)
-    abstains=("code-stem", "code-options", "numeric", "true-false"),
+    # code and True/False options carry no words an explanation would share (judged 0 of 15 on
+    # lydiahallie's code items before this declaration)
+    abstains=("code-stem", "code-options", "true-false"),
 )
 def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     """The explanation belongs to this question.
@@ -341,8 +341,8 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     question defines as "Long Name (LN)", the vendor's initials as in "AMI"), by two of the words only
     its text has as written (or all of them) even when the stem uses them too, by a name written
     with or without its hyphen ("HER-2"), or by its letter or number ("Option 3 is correct",
-    "Answer: E", "la respuesta correcta es la 4"). Code, numeric and True/False items are not
-    read: their options have no words to share. The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
+    "Answer: E", "la respuesta correcta es la 4"). Code and True/False items are not read:
+    their options have no words to share. The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
 
     ## Why it matters
     An explanation pasted from a neighbouring question (a copy slip, a bank merged by position)
