@@ -11,20 +11,20 @@ from conftest import require_shared, script
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
 TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
 
-# "Caught" counts default rules only (K003, K010, K011, K012 while K004 is preview). Where default
+# "Caught" counts default rules only (K003, K010, K011, K013, K014; K004, K012, K015 are preview). Where default
 # rules do not reach the target, these floors hold the preview-inclusive rate (measured on this
 # branch, a few points below) so the gap does not widen; docs/rules-design.md states it.
+# K012, which catches pasted explanations, is preview since issue 23 (judged 0 of 31 true on
+# casimedicos-arg, where explanations name the options by synonym or drug class): its catches
+# are held here, preview included (sample bank 100%, snts42 ~91%, kananinirav ~88%).
 PREVIEW_FLOORS = {
     ("snts42-cloudcertprep", "key-moved"): 0.42,
     ("kananinirav-clf-c02", "key-moved"): 0.52,
     ("kananinirav-clf-c02", "foreign-expl"): 0.85,
+    ("snts42-cloudcertprep", "foreign-expl"): 0.88,
+    ("sample-bank", "foreign-expl"): 0.95,
 }
-# K012 (default) catches pasted explanations: at the target on the sample bank and snts42; on
-# kananinirav (87.8%) this floor holds its default-rule rate a few points below what it measures
-# (an explanation that is only a link says too little to judge).
-DEFAULT_FLOORS = {
-    ("kananinirav-clf-c02", "foreign-expl"): 0.85,
-}
+DEFAULT_FLOORS: dict[tuple[str, str], float] = {}
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.
 CLEAN_CEILING = {"snts42-cloudcertprep": 0.05}
@@ -136,3 +136,24 @@ def test_only_default_rules_count_as_caught():
     (result,) = cs.run(cs.bank_items(), seed=12, checker=cs.Checker(("K004",)))
     moved = result.rows["key-moved"]
     assert moved.caught == 0 < moved.caught_all  # K004 alone catches some, none of them counted
+
+
+# Issue 23 on the corpora with per-option reasons or a key-anchored explanation (held-out
+# phrasings): an explanation rewritten to name a distractor is reported by default rules at
+# these rates (measured 96.9%, 97.7%, 91.9%, 87.4%; floors a few points below); moved keys and
+# pasted explanations are below the issue's 95% / 90% targets (docs/rules-design.md says why)
+REWRITE_FLOORS = {"casimedicos-arg": 0.95, "snts42-cloudcertprep": 0.95, "se-edu-se-book": 0.88,
+                  "carpentries-lessons": 0.80}
+TARGET_CLEAN_REASONED = 0.02
+
+
+@pytest.mark.slow
+def test_reasoned_corpora_report_rewritten_explanations():
+    root = require_shared("corpora")
+    cs = _suite()
+    results = cs.run(cs.corpus_items(root, cs.REASONED), seed=12, limit=300)
+    assert {r.corpus for r in results} == set(cs.REASONED)
+    for r in results:
+        row = r.rows["named-distractor"]
+        assert row.rate >= REWRITE_FLOORS[r.corpus], f"{r.corpus}: {row.caught}/{row.detectable} named rewrites caught"
+        assert r.estimated_false <= TARGET_CLEAN_REASONED * r.items, f"{r.corpus}: {r.estimated_false:.1f} false flags"

@@ -38,7 +38,7 @@ _NOUN = r"(?:answers?|options?|choices?|responses?|solutions?|selections?|altern
 _LEAD = re.compile(
     rf"\b(?:the\s+|a\s+)?(?:{_VERDICT}\s+{_NOUN}|(?:answers?|solutions?)(?=\s*(?:is|are|:|=|-)\s))"
     rf"(?:\s+(?:here|to this question|for this question|in this case))?"
-    r"\s*(?:(?:is|are|would be|:|=|-|–)\s*)(?:therefore\s+|thus\s+|then\s+|clearly\s+)?", re.I)
+    r"\s*(?:(?:is|are|would be|:|=|-|–)\s*)(?:(?:therefore|thus|then|clearly|obviously|definitely)\s+)?", re.I)
 # "X is the best choice", "X is correct", "X is the answer", "X are the right answers"
 _TAIL = re.compile(
     rf"\s(?:is|are)\s+(?:(?:clearly|therefore|thus|also|indeed)\s+)?(?:(?:the|a|an)\s+)?"

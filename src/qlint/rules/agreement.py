@@ -322,6 +322,9 @@ def _is_name(toks: list[str], words: frozenset[str]) -> bool:
 @rule(
     "K012", "foreign-explanation", "warning", types=ITEM_TYPES,
     source=_SOURCE,
+    # judged 0 of 31 true on casimedicos-arg (tune 20, report 11): clinical explanations name the
+    # options by synonym or drug class; no item shape sets those questions apart, so preview overall
+    preview=True,
     # code and True/False options carry no words an explanation would share (judged 0 of 15 on
     # lydiahallie's code items before this declaration)
     abstains=("code-stem", "code-options", "true-false"),
