@@ -96,3 +96,11 @@ def test_converted_files_pass_the_schema(name, tmp_path):
     bad = [f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in result.diagnostics]
     assert not bad, "\n".join(bad[:10])
     assert len(list(Path(bank).rglob("*.yaml"))) == len(items) + len({i.data["exam"] for i in items})
+
+
+def test_an_absent_option_is_left_out():
+    """CasiMedicos writes the fifth option of a four-option exam as `nan` (a missing value)."""
+    require_shared("corpora", "casimedicos-arg")
+    items = corpora.convert(corpora.CORPORA, ["casimedicos-arg"])
+    assert not [i.key for i in items for o in i.data["options"] if o["text"].strip().lower() == "nan"]
+    assert Counter(len(i.data["options"]) for i in items) == {4: 596, 5: 510}

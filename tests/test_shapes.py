@@ -220,3 +220,30 @@ def test_rule_docs_and_qlint_rule_show_the_shapes(monkeypatch, capsys):
     assert "true-false" in out and "abstaining: C006" in out and "preview on it: C006" in out
     assert main(["rule", "C006"]) == 0
     assert "abstains on `true-false`" in capsys.readouterr().out
+
+
+def test_the_cache_fingerprint_covers_the_rules_source():
+    # before: only qlint/lint/*.py was hashed, so a rule (or shape declaration) edited without a
+    # version bump was served its old results from the cache
+    from qlint.lint.runner import code_files
+
+    names = {"/".join(f.parts[-2:]) for f in code_files()}
+    assert {"rules/stem.py", "prose/shapes.py", "lint/engine.py"} <= names
+
+
+def test_t001_is_preview_on_clue_stems(tmp_path):
+    # a clue's negation is often the identifying fact ("This actor did not ..."): T001 runs there
+    # only in preview mode or when selected by code
+    item = dict(TF_ITEM, stem="One of these actors did not appear in the first film.",
+                options=[{"id": f"o{i}", "text": t, "correct": i == 0} for i, t in enumerate(["Ann Lee", "Bo Diaz", "Cy Roe"])])
+    path = tmp_path / "clue.yaml"
+    path.write_text(yaml.safe_dump(item), encoding="utf-8")
+
+    def codes(**kw):
+        s = make_settings(load_config(REPO), **kw)
+        load_exams(s)
+        return [d.code for d in check_file(str(path), s).diagnostics]
+
+    assert S.CLUE in S.shapes(Question(str(path), item))
+    assert "T001" not in codes()
+    assert "T001" in codes(preview=True) and "T001" in codes(select=["T001"])

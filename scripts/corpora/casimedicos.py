@@ -2,7 +2,8 @@
 
 Each file is one token a line (first column) and a blank line between sentences; the text comes back
 by joining a sentence's tokens with spaces. An item opens with `QUESTION TYPE: ...`, then `CLINICAL
-CASE:`, the case and question sentences, options `1- ...` to `5- ...`, `CORRECT ANSWER: N` and the
+CASE:`, the case and question sentences, options `1- ...` to `5- ...` (an absent fifth option is written `nan` and
+left out), `CORRECT ANSWER: N` and the
 doctor's explanation. The explanation discusses options by number in running prose, which is not a
 keyed reason per option, so no rationale is mapped. French and Italian are only in the tarball; they
 are read from it (tarfile, nothing extracted) when asked for with `languages`.
@@ -76,7 +77,12 @@ def _parse(item: list[str]) -> tuple[str, list[str], int, str] | None:
             stem.append(s)
     if key is None or key not in numbers or numbers != list(range(1, len(numbers) + 1)) or not stem:
         return None
-    return "\n\n".join(stem), texts, numbers.index(key), " ".join(expl).strip()
+    # later MIR exams have four options: the dataset writes the absent fifth as "nan" (a missing
+    # value, not an option anyone wrote)
+    kept = [i for i, t in enumerate(texts) if t.strip().lower() != "nan"]
+    if numbers.index(key) not in kept:
+        return None
+    return "\n\n".join(stem), [texts[i] for i in kept], kept.index(numbers.index(key)), " ".join(expl).strip()
 
 
 def _files(root: Path, languages: Iterable[str]) -> Iterator[tuple[str, str]]:

@@ -34,11 +34,17 @@ class RunOptions:
     lean: bool = False  # keep a file's text only when a report may need it, and never its data
 
 
+def code_files() -> list[Path]:
+    """qlint's own source files (the whole package: the rules and the prose they read, not only
+    this folder, which held none of them)."""
+    return sorted(Path(__file__).resolve().parent.parent.rglob("*.py"))
+
+
 def _code_digest() -> str:
     """qlint's own source: a rule edited without a version bump must not reuse old results."""
     h = hashlib.blake2b(digest_size=16)
-    package = Path(__file__).resolve().parent
-    for f in sorted(package.rglob("*.py")):
+    package = Path(__file__).resolve().parent.parent
+    for f in code_files():
         h.update(str(f.relative_to(package)).encode())
         h.update(f.read_bytes())
     return h.hexdigest()

@@ -148,7 +148,8 @@ def has_code_stem(stem: str) -> bool:
 
 # --- numbers ----------------------------------------------------------------------------------
 
-_NUM = re.compile(r"(?<![^\W\d_])[-+\u2212]?(?:[$€£¥₹]\s*)?\d[\d,.]*(?:\s*/\s*\d+)?%?|√\d+|\d+\s*π")
+_NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty|hundred|thousand|million"
+_NUM = re.compile(rf"(?i:^(?:{_NUMBER_WORDS})\b)|(?<![^\W\d_])[-+\u2212]?(?:[$€£¥₹]\s*)?\d[\d,.]*(?:\s*/\s*\d+)?%?|√\d+|\d+\s*π")
 _QUALIFIERS = frozenset("""less than fewer more greater at least most up to about approximately around roughly
     between and to or under over above below nearly exactly only rs inr usd eur dollars cents none of these
     the above cannot be determined each per a an""".split())

@@ -13,6 +13,7 @@ import html
 import re
 from dataclasses import dataclass
 
+from qlint.prose.shapes import CODE_OPTIONS, shapes
 from qlint.prose.views import per_question
 from qlint.model import Question
 from qlint.text import id_key, same_text, skeleton
@@ -50,6 +51,8 @@ def option_errors(q: Question) -> list[DataError]:
     out: list[DataError] = []
     ids: dict[str, int] = {}
     texts: dict[str, int] = {}
+    # code options differ by case: `"String"` and `"string"` are two answers (a final "." too)
+    code = CODE_OPTIONS in shapes(q)
     for o in q.options:
         oid, text = o.raw.get("id"), o.raw.get("text")
         if isinstance(oid, str):
@@ -66,7 +69,7 @@ def option_errors(q: Question) -> list[DataError]:
         if renders_empty(text):
             out.append(DataError("S006", f"{o.pointer}/text", f"option {o.index + 1} has no visible text"))
             continue
-        key = same_text(text)
+        key = " ".join(skeleton(text).split()) if code else same_text(text)
         if key in texts:
             first = q.options[texts[key]]
             out.append(DataError("O006", f"{o.pointer}/text", f"option {text.strip()!r} has the same text as option "

@@ -110,6 +110,20 @@ def stated_choose(stem: str) -> tuple[int, ...]:
     return tuple(NUMBER_WORDS[m.group(1).lower()] for m in CHOOSE_N.finditer(stem))
 
 
+# The count written as the determiner of what is asked for ("Which TWO of the following ...", "Name
+# three ...") or as one of each ("one benefit and one drawback"): a multiple question's stem states
+# its count that way too. Not read for a single question: "What two colours make green?" keys one
+# option that names both.
+_NAMED_N = re.compile(r"\b(?:which|what|name|list|give)\s+(two|three|four|five|six|[2-6])\b", re.I)
+_ONE_AND_ONE = re.compile(r"\bone\s+\w+(?:\s+\w+)?\s+and\s+one\s+\w+", re.I)
+
+
+@per_text
+def named_count(stem: str) -> tuple[int, ...]:
+    named = tuple(NUMBER_WORDS[m.group(1).lower()] for m in _NAMED_N.finditer(stem))
+    return named or ((2,) if _ONE_AND_ONE.search(stem) else ())
+
+
 @rule(
     "K002", "key-count", "error",
     source="Exam format (AWS: 'Choose TWO'); rules.md 'the four rules'",
@@ -121,7 +135,8 @@ def key_count(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     A `single` question has exactly one option with `correct: true`. A `multiple` question has
     exactly `choose` keyed options, fewer than its option count, and its stem states that number
-    ("Choose TWO.", "Select three"). A `single` stem must not ask to choose several.
+    ("Choose TWO.", "Select three", "Which TWO of the following ...", "one benefit and one
+    drawback"). A `single` stem must not ask to choose several.
 
     ## Why it matters
     A key count that disagrees with the stem is unanswerable or scored wrongly by every platform.
@@ -149,6 +164,7 @@ def key_count(q: Question, ctx) -> Iterator[Finding]:
             yield Finding("/stem", f"stem asks to choose {max(stated)} but the question type is single")
         return
     n = q.choose
+    stated = stated or named_count(q.stem)
     if n >= len(q.options):
         yield Finding("/choose", f"choose is {n} but the question has only {len(q.options)} options")
     if len(keys) != n:

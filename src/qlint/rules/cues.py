@@ -153,10 +153,13 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} is {n} characters against a median of {med:g}")
 
 
-@rule("C003", "word-repeat", "warning",
+# Code items repeat the stem's identifiers in every option by design, and a maths item's key
+# repeats the stem's quantities: neither is a clang association.
+@rule("C003", "word-repeat", "warning", abstains=("code-stem", "code-options", "numeric"),
       options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
                "min-exclusive": Option(2, "Stem words shared with the key and no distractor that always flag."),
-               "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own.")},
+               "statement-words": Option(12, "A key of this many words needs `min-exclusive` words of its own."),
+               "case-words": Option(80, "A stem of more words is a case: its words recur in options by chance.")},
       source=f"{_H} 28b (clang associations); MedIWF word-repeat detector; rules.md thresholds")
 def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     """A salient stem word reappears in the key and in no distractor (clang association).
@@ -181,7 +184,8 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     statement of `statement-words` (12) words or more. In a multiple-answer item where some key
     repeats nothing, only keys of fewer than four words (a term named after the stem word,
     "Network ACLs") are reported: a statement ("Rotate all access keys") refers back to the
-    scenario rather than echoing it.
+    scenario rather than echoing it A stem of more than `case-words` (80) words is a case (a
+    clinical vignette, a long scenario): options share its words by chance, and none is reported.
 
     ## Why it matters
     "Model" in the stem and only in "Model parallelism" lets a candidate match words instead of
@@ -198,6 +202,10 @@ def word_repeat(q: Question, ctx) -> Iterator[Finding]:
     """
     n = int(ctx.option("min-length"))
     body = stem_body(q.stem)
+    if _words(body) > int(ctx.option("case-words")):
+        # a clinical case or long scenario: every option shares some of its words, and one it
+        # shares with the key alone is chance, not an echo a candidate can match
+        return
     # Every word the rule can report is a content word of both the stem and a key: when no key
     # shares one, skip the name analysis below (most of this rule's time, most questions).
     body_words = view(body).content(n)
@@ -495,7 +503,8 @@ def _opposite(pa: tuple[tuple[str, ...], int], pb: tuple[tuple[str, ...], int]) 
     return len(diff) == 1 and frozenset(diff[0]) in _OPPOSITE
 
 
-@rule("C006", "opposite-pair", "info", source=f"{_H} 28e (avoid pairs of opposite options); rules.md cue rules")
+# True/False (Yes/No) is opposite by design: the item's format, not a cue.
+@rule("C006", "opposite-pair", "info", abstains=("true-false",), source=f"{_H} 28e (avoid pairs of opposite options); rules.md cue rules")
 def opposite_pair(q: Question, ctx) -> Iterator[Finding]:
     """Exactly two options are opposites of each other and one of them is the key.
 

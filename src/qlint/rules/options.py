@@ -12,7 +12,7 @@ from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
 from qlint.rules.lexicons import (ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARKERS, FINITE_AUXILIARIES, RESTRICTIVE,
                                   SCOPED_ABSOLUTES, SUBJECT_PRONOUNS, SUBORDINATORS, VAGUE_TERMS)
-from qlint.rules.parsing import NUMBER_WORDS, Numeric, lead_in, parse_numeric, signed_numbers, term_hits, true_false_shape
+from qlint.rules.parsing import NUMBER_WORDS, Numeric, lead_in, parse_numeric, signed_numbers, term_hits
 from qlint.prose.soundness import data_errors
 from qlint.text import STOPWORDS, has_phrase, plain, skeleton, stem
 
@@ -229,7 +229,7 @@ def _numeric(q: Question) -> list[tuple[OptionView, Numeric]] | None:
     return out if len(out) >= 3 else None
 
 
-@rule("O004", "numeric-order", "warning", fixable=False,
+@rule("O004", "numeric-order", "warning", fixable=False, judges=("numeric",),
       source=f"{_H} 21 (place options in logical or numerical order); MedIWF numeric-order detector")
 def numeric_order(q: Question, ctx) -> Iterator[Finding]:
     """Numeric options are not in ascending or descending order, or will be shuffled.
@@ -267,7 +267,7 @@ def numeric_order(q: Question, ctx) -> Iterator[Finding]:
         yield Finding("/options", "numeric options are in order but the question may be shuffled: add shuffle: false")
 
 
-@rule("O005", "mixed-units", "warning", preview=True,
+@rule("O005", "mixed-units", "warning", preview=True, judges=("numeric",),
       source=f"NBME item-writing guide (numeric options: one unit, no overlapping ranges); {_H} 22")
 def mixed_units(q: Question, ctx) -> Iterator[Finding]:
     """Numeric options mix units, or their ranges overlap.
@@ -352,7 +352,12 @@ def duplicate_options(q: Question, ctx) -> Iterator[Finding]:
             yield Finding(e.pointer, e.message)
 
 
-@rule("O013", "near-duplicate-options", "warning", source=f"{_H} 22 (options must be distinct)")
+# Code options differ by the punctuation and case being tested (`[1, 2]` / `[1, [2]]`): O006
+# compares them exactly instead.
+_CODE = ("code-options",)
+
+
+@rule("O013", "near-duplicate-options", "warning", abstains=_CODE, source=f"{_H} 22 (options must be distinct)")
 def near_duplicate_options(q: Question, ctx) -> Iterator[Finding]:
     """Two options differ only in punctuation, Markdown, articles or plurals.
 
@@ -409,7 +414,7 @@ def _raw_tokens(text: str) -> tuple[str, ...]:
     return tuple(_RAW_TOKEN.findall(plain(text)))
 
 
-@rule("O007", "overlapping-options", "warning", source=f"{_H} 22 (options must not overlap)")
+@rule("O007", "overlapping-options", "warning", abstains=_CODE, source=f"{_H} 22 (options must not overlap)")
 def overlapping_options(q: Question, ctx) -> Iterator[Finding]:
     """One option's text is contained in another's ("Data parallelism" / "Data parallelism with sharding").
 
@@ -465,18 +470,19 @@ _EXTENDERS = frozenset("and or with plus but then also using via by for in on to
                        "when if while so that which".split())
 
 
-@rule("O008", "option-count", "warning",
+@rule("O008", "option-count", "warning", abstains=("true-false",),
       options={"min": Option(3, "Fewest options (three are adequate: Rodriguez 2005)."),
                "max": Option(5, "Most options for a single-answer item."),
                "max-multiple": Option(6, "Most options for a multiple-response item (AWS: 'Choose THREE' items have six).")},
       source=f"{_H} 18; Rodriguez (2005) meta-analysis: three options are adequate")
 def option_count(q: Question, ctx) -> Iterator[Finding]:
-    """The number of options is outside the configured range (default 3 to 5; 6 for multiple response).
+    """The number of options is outside the configured range (default 3 to 5; for multiple response 6, or
+    `choose` plus four distractors when more).
 
     ## What it does
     Counts the options and reports fewer than `min` or more than `max` (`max-multiple` for
-    `type: multiple`). A true/false item (options "True"/"False" or "Yes"/"No") has two options
-    by design and is not reported.
+    `type: multiple`). A true/false item (options "True"/"False", "Yes"/"No", "Vrai"/"Faux", ...:
+    the `true-false` shape) has two options by design and is not reported.
 
     ## Why it matters
     Two options make guessing a coin toss; beyond five, extra options are rarely plausible and
@@ -489,15 +495,18 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
     Add a plausible distractor, or drop the least plausible ones.
     """
     n = len(q.options)
-    if true_false_shape([o.text for o in q.options]):
-        return  # a true/false item has two options by design
     lo = int(ctx.option("min"))
-    hi = int(ctx.option("max-multiple") if q.type == "multiple" else ctx.option("max"))
+    hi = int(ctx.option("max"))
+    if q.type == "multiple":
+        # each key beyond the first may bring its own option: the distractors stay within the
+        # single-answer bound (max - 1), so a choose-FIVE item of nine options is not too long
+        hi = max(int(ctx.option("max-multiple")), (q.choose or 0) + hi - 1)
     if n < lo or n > hi:
         yield Finding("/options", f"the question has {n} options; use {lo} to {hi}")
 
 
-@rule("O009", "absolute-terms", "warning",
+# in code, `--all`, `never()` or `only` are names, not claims (O009, O010, O011, O012 abstain)
+@rule("O009", "absolute-terms", "warning", abstains=_CODE,
       options={"terms": Option(list(ABSOLUTE_TERMS), "Absolute words (specific determiners)."),
                "idioms": Option(list(ABSOLUTE_IDIOMS), "Phrases in which those words are not absolute.")},
       source=f"{_H} 28a (specific determiners); MedIWF absolute-terms detector")
@@ -619,7 +628,7 @@ def _in_name(text: str, word: str) -> bool:
                               for m in uses)
 
 
-@rule("O010", "vague-terms", "warning",
+@rule("O010", "vague-terms", "warning", abstains=_CODE,
       options={"terms": Option(list(VAGUE_TERMS), "Vague frequency and hedging words.")},
       source="NBME item-writing guide (vague frequency terms); Case & Swanson (2002)")
 def vague_terms(q: Question, ctx) -> Iterator[Finding]:
@@ -662,9 +671,20 @@ def _hedges(text: str, term: str) -> bool:
     for i in places:
         after = toks[i + 1] if i + 1 < len(toks) else ""
         before = toks[i - 1] if i else ""
+        if term in _MODALS:
+            # "may or may not" states optionality exactly; a modal after a relative pronoun
+            # ("situations that it might face") describes a noun, it does not hedge the claim
+            optional = tuple(toks[i + 1:i + 4]) == ("or", term, "not") or tuple(toks[max(0, i - 2):i]) == (term, "or")
+            if optional or _RELATIVE & set(toks[max(0, i - 4):i]):
+                continue
+            return True
         if not (after.endswith(("ed", "ing")) and len(after) > 4) or before in FINITE_AUXILIARIES or before == "be":
             return True
     return False
+
+
+_MODALS = frozenset({"may", "might", "could"})
+_RELATIVE = frozenset({"that", "which", "who", "whom", "where"})
 
 
 _MIN_WORDS_APART = 4
@@ -690,7 +710,9 @@ def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
     return statistics.pstdev(counts) / mean > limit
 
 
-@rule("O011", "non-parallel-options", "warning",
+# preview: on CasiMedicos (0.65) and OpenTriviaQA (0.35) most findings were names, titles and
+# amounts of natural different lengths or forms (docs/accuracy-notes.md)
+@rule("O011", "non-parallel-options", "warning", abstains=_CODE, preview=True,
       options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.")},
       source=f"{_H} 23 (keep options homogeneous in content and grammatical structure)")
 def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
@@ -770,7 +792,7 @@ def _describes(text: str) -> bool:
     return len(view(text).tokens) > _NAME_WORDS or is_clause(text)
 
 
-@rule("O012", "option-type-mismatch", "warning",
+@rule("O012", "option-type-mismatch", "warning", abstains=_CODE,
       options={"types": Option({}, "Extra kinds: kind name -> marker words, merged over the exam definition's `types`.")},
       source=f"{_H} 23 (homogeneous options); rules.md 'option type mismatch'")
 def option_type_mismatch(q: Question, ctx) -> Iterator[Finding]:

@@ -240,15 +240,6 @@ def signed_numbers(text: str) -> tuple[float, ...]:
     return tuple(float(m.group(0).replace("\u2212", "-").replace(",", "")) for m in _SIGNED.finditer(plain(text)))
 
 
-_TRUE_FALSE = ({"true", "false"}, {"yes", "no"})
-
-
-def true_false_shape(texts: list[str] | tuple[str, ...]) -> bool:
-    """Two options that are "True"/"False" (or "Yes"/"No"): the true/false item shape, with rules of
-    its own (two options by design, not an opposite pair, not a negative stem)."""
-    return len(texts) == 2 and {view(t).normal for t in texts} in _TRUE_FALSE
-
-
 # --- letter references -----------------------------------------------------------------------
 
 

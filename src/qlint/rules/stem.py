@@ -70,7 +70,15 @@ _NEG_OPTION = {"words": Option(list(NEGATIVE_LEAD), "Negation words in the lead-
                                                      "LEAST only before 'likely', 'appropriate', ...).")}
 
 
-@rule("T001", "negative-stem", "error", types=ITEM_TYPES, options=_NEG_OPTION, source=_H17)
+# A true/false item asks whether its statement holds: "True or false?" is its answer format, not a
+# lead-in asking for the excluded option, and its "False" option is no negation of the stem.
+_TRUE_FALSE = ("true-false",)
+
+
+# On clue stems ("This actor did not ...") the negation is often the fact that identifies the answer,
+# not a request for the excluded option: judged 4 of 6 on opentriviaqa, below the error bar.
+@rule("T001", "negative-stem", "error", types=ITEM_TYPES, options=_NEG_OPTION, source=_H17, abstains=_TRUE_FALSE,
+      preview_on=("clue",))
 def negative_stem(q: Question, ctx) -> Iterator[Finding]:
     """The lead-in asks for the excluded option with an unemphasised NOT, EXCEPT or FALSE.
 
@@ -102,7 +110,8 @@ def negative_stem(q: Question, ctx) -> Iterator[Finding]:
                                "rephrase positively, or write it in capitals")
 
 
-@rule("T002", "emphasised-negative-stem", "warning", types=ITEM_TYPES, options=_NEG_OPTION, source=_H17)
+@rule("T002", "emphasised-negative-stem", "warning", types=ITEM_TYPES, options=_NEG_OPTION, source=_H17,
+      abstains=_TRUE_FALSE)
 def emphasised_negative_stem(q: Question, ctx) -> Iterator[Finding]:
     """The lead-in asks for the excluded option with an emphasised NOT or EXCEPT.
 
@@ -140,7 +149,8 @@ def _negation_count(text: str) -> int:
     return sum(1 for i, w in enumerate(ws) if i not in masked and (w.low in NEGATIONS or w.low.endswith("n't")))
 
 
-@rule("T003", "double-negative", "error", types=ITEM_TYPES, source="NBME item-writing guide (Paniagua & Swygert 2016): double negatives")
+@rule("T003", "double-negative", "error", types=ITEM_TYPES, source="NBME item-writing guide (Paniagua & Swygert 2016): double negatives",
+      abstains=_TRUE_FALSE)
 def double_negative(q: Question, ctx) -> Iterator[Finding]:
     """A negative lead-in meets a second negation, in the lead-in or in an option.
 
@@ -224,7 +234,9 @@ _ELLIPSIS_BLANK = re.compile(r"\[\s*(?:\.\s*){3}\]|\(\s*(?:\.\s*){3}\)|\[\s*…\
 _NUMBERED = re.compile(r"^[^\S\n]*+(?:\d+|[IVXivx]+)[.)]\s++\S", re.M)  # (see options._NUMBERED_STEM)
 
 
-@rule("T005", "unfocused-stem", "warning", types=ITEM_TYPES,
+# A clue ("This gas ...") is answerable before reading the options; a true/false item's statement
+# is the thing to judge; a code stem's focus is the code it shows ("Which is true?" about it).
+@rule("T005", "unfocused-stem", "warning", types=ITEM_TYPES, abstains=("true-false", "clue", "code-stem"),
       source="Haladyna et al. (2002) guideline 15; NBME item-writing guide: the 'cover the options' rule")
 def unfocused_stem(q: Question, ctx) -> Iterator[Finding]:
     """The stem states no question or task: it fails the "cover the options" test.
@@ -291,7 +303,8 @@ def _options_hold(q: Question, n: int) -> bool:
     return bool(q.options) and all(len(components(o.text)) == n for o in q.options)
 
 
-@rule("T006", "choose-n-wording", "error", source="Exam format (AWS multiple-response items state 'Choose N'); "
+# every wording it reads ("which two", "all that apply", "choose one" on a multiple item) makes a select-n item
+@rule("T006", "choose-n-wording", "error", judges=("select-n",), source="Exam format (AWS multiple-response items state 'Choose N'); "
                                                    "complements K002's key count")
 def choose_n_wording(q: Question, ctx) -> Iterator[Finding]:
     """The stem's wording of how many to choose disagrees with the question type.
