@@ -134,11 +134,19 @@ def default_rules(codes: tuple[str, ...] = KEY_RULES) -> tuple[str, ...]:
                  and not getattr(RULES.get(c), "preview", False))
 
 
-def judged_precision(path: Path = REPO / "tests" / "real" / "precision.json") -> dict[str, float]:
+def judged_precision(path: Path = REPO / "tests" / "real" / "precision.json",
+                     corpus: str | None = None) -> dict[str, float]:
+    """Per rule, its judged precision on real text: on `corpus` where the summary has it judged
+    there (scripts/realtext.py writes one table per corpus), else pooled over the corpora."""
     if not path.exists():
         return {}
-    rows = json.loads(path.read_text(encoding="utf-8")).get("rules", {})
-    return {c: r["precision"] for c, r in rows.items() if r.get("precision") is not None}
+    summary = json.loads(path.read_text(encoding="utf-8"))
+    pooled = summary.get("pooled", summary.get("rules", {}))
+    out = {c: r["precision"] for c, r in pooled.items() if r.get("precision") is not None}
+    for c, r in summary.get("corpora", {}).get(corpus or "", {}).items():
+        if r.get("precision") is not None:
+            out[c] = r["precision"]
+    return out
 
 
 class Checker:
@@ -430,9 +438,9 @@ def run(items: list[Item], seed: int = 12, limit: int | None = None, checker: Ch
     ones included, unless given) gives the preview-inclusive figures."""
     checker = checker or Checker()
     defaults = set(default_rules(tuple(r.code for r in checker.rules)))
-    precision = judged_precision()
     out = []
     for corpus in sorted({i.corpus for i in items}):
+        precision = judged_precision(corpus=corpus)
         pool = [i for i in items if i.corpus == corpus]
         rng = random.Random(f"{seed}:{corpus}")
         chosen = rng.sample(pool, limit) if limit and len(pool) > limit else pool
