@@ -53,11 +53,12 @@ import json  # noqa: E402
 
 from qlint.rules.context import RuleContext  # noqa: E402
 from qlint.model import Question  # noqa: E402
+from qlint.prose.shapes import shapes  # noqa: E402
 from qlint.cli.config import load_config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 
-KEY_RULES = ("K003", "K004", "K010", "K011", "K012")
-CORRUPTIONS = ("key-moved", "key-swap", "distractor-swap", "foreign-expl")
+KEY_RULES = ("K003", "K004", "K010", "K011", "K012", "K013", "K014", "K015")
+CORRUPTIONS = ("key-moved", "key-swap", "distractor-swap", "foreign-expl", "named-distractor", "argued-distractor")
 TARGET_CAUGHT = 0.90
 TARGET_CLEAN = 0.03
 
@@ -114,8 +115,13 @@ def bank_items(bank: Path = REPO / "bank") -> list[Item]:
     return out
 
 
-def corpus_items(root: Path = corpora.CORPORA) -> list[Item]:
-    return [Item(c.corpus, c.data, set(c.missing)) for c in corpora.convert(root, corpora.AWS)]
+# The corpora whose questions carry per-option reasons or a key-anchored explanation (issue 23's
+# targets); `--corpus all` runs every converted corpus.
+REASONED = ("se-edu-se-book", "carpentries-lessons", "casimedicos-arg", corpora.SNTS)
+
+
+def corpus_items(root: Path = corpora.CORPORA, names: tuple[str, ...] = corpora.AWS) -> list[Item]:
+    return [Item(c.corpus, c.data, set(c.missing)) for c in corpora.convert(root, names)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,11 +134,19 @@ def default_rules(codes: tuple[str, ...] = KEY_RULES) -> tuple[str, ...]:
                  and not getattr(RULES.get(c), "preview", False))
 
 
-def judged_precision(path: Path = REPO / "tests" / "real" / "precision.json") -> dict[str, float]:
+def judged_precision(path: Path = REPO / "tests" / "real" / "precision.json",
+                     corpus: str | None = None) -> dict[str, float]:
+    """Per rule, its judged precision on real text: on `corpus` where the summary has it judged
+    there (scripts/realtext.py writes one table per corpus), else pooled over the corpora."""
     if not path.exists():
         return {}
-    rows = json.loads(path.read_text(encoding="utf-8")).get("rules", {})
-    return {c: r["precision"] for c, r in rows.items() if r.get("precision") is not None}
+    summary = json.loads(path.read_text(encoding="utf-8"))
+    pooled = summary.get("pooled", summary.get("rules", {}))
+    out = {c: r["precision"] for c, r in pooled.items() if r.get("precision") is not None}
+    for c, r in summary.get("corpora", {}).get(corpus or "", {}).items():
+        if r.get("precision") is not None:
+            out[c] = r["precision"]
+    return out
 
 
 class Checker:
@@ -145,12 +159,19 @@ class Checker:
         q = Question("corruption.yaml", data if data is not None else item.data)
         out = set()
         for r, ctx in zip(self.rules, self.contexts):
+            code = r.code
+            if r.shaped:  # as the engine does: no finding on a shape it abstains on
+                state = r.on_shapes(shapes(q))
+                if state == "abstains":
+                    continue
+                if state == "preview":
+                    code += " (preview here)"  # not a default rule on this item
             for f in r.check(q, ctx):
                 if _ABSENT.search(f.message):
                     continue
                 if "explanation" in item.missing and f.pointer.startswith("/explanation"):
                     continue
-                out.add((r.code, f.pointer))
+                out.add((code, f.pointer))
         return out
 
 
@@ -224,8 +245,150 @@ def foreign_expl(item: Item, rng: random.Random, pool: list[Item]) -> tuple[dict
     return data, named_before and not named_after
 
 
+# ---------------------------------------------------------------------------------------------
+# an explanation rewritten to name a distractor as the answer, or to argue for one in plain words
+#
+# Phrasings come in two sets: TUNE (the rules were developed against these) and HELD_OUT (never
+# looked at while the rules were written; the reported figures and the tests use them). Each
+# phrasing is a template over the distractor's name, written one of several ways (its text, the
+# words only it has, an acronym, its letter or number, "Option C (name)"), and a body: the
+# distractor's right_when when it has one (when it would be the answer), else nothing.
+
+_Name = dict[str, str]
+
+NAMED_TUNE = (
+    "The correct answer is {x}. {body}",
+    "{X} is the best choice: {lc}",
+    "Answer: {x}. {body}",
+    "{X} is correct because {lc}",
+)
+NAMED_HELD_OUT = (
+    "The right answer here is {x}, since {lc}",
+    "Correct answer: {x}. {body}",
+    "{X} is the correct option. {body}",
+    "The best answer is {x}: {lc}",
+    "{X} is the right choice. {body}",
+    "So the answer is {x}. {body}",
+)
+ARGUED_TUNE = (
+    "{X} fits this scenario: {lc}",
+    "Use {x}. {body}",
+    "{X} is what the team needs here. {body}",
+)
+ARGUED_HELD_OUT = (
+    "The engineer should choose {x}, because {lc}",
+    "{body} That is why {x} is the way to go.",
+    "{X} suits these requirements. {body}",
+    "Go with {x}: {lc}",
+)
+PHRASINGS = {"tune": (NAMED_TUNE, ARGUED_TUNE), "held-out": (NAMED_HELD_OUT, ARGUED_HELD_OUT)}
+phrasing_set = "held-out"  # main() and the tests choose; the rules were tuned on "tune"
+
+_VENDOR = {"amazon", "aws"}
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", text)
+
+
+def own_words(opts: list[dict], i: int) -> list[str]:
+    """Tokens of option i's text, in order, that no other option's text has (stopwords out)."""
+    others = set().union(*(words(o["text"]) for j, o in enumerate(opts) if j != i))
+    return [t for t in _tokens(opts[i]["text"]) if t.casefold() not in others | STOPWORDS | _VENDOR]
+
+
+def acronym(text: str) -> str | None:
+    """An all-capital name in the text ("SMOTE", "EMR"), else the initials of a run of two or
+    more capitalised words ("RCF" for "Random Cut Forest"); None when it has neither."""
+    toks = [t for t in _tokens(text) if t.casefold() not in _VENDOR]
+    caps = [t for t in toks if len(t) >= 2 and t.isupper() and t.isalpha()]
+    if caps:
+        return caps[0]
+    run: list[str] = []
+    best: list[str] = []
+    for t in toks + ["."]:
+        if t[:1].isupper():
+            run.append(t)
+        else:
+            best = run if len(run) > len(best) else best
+            run = []
+    return "".join(t[0] for t in best).upper() if len(best) >= 2 else None
+
+
+def _singular(ws: set[str]) -> set[str]:
+    """Plural -s folded ("tables" names "TABLE"): a body that says the key's word in the plural
+    argues about the key."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in ws}
+
+
+def _names(opts: list[dict], i: int) -> list[tuple[str, str]]:
+    """(form, name) pairs for option i: each way an explanation may name it."""
+    text = " ".join(opts[i]["text"].split()).rstrip(".")
+    out = [("text", text)]
+    own = own_words(opts, i)
+    if own:
+        out.append(("own-words", " ".join(own)))
+    ac = acronym(opts[i]["text"])
+    others = [o["text"] for j, o in enumerate(opts) if j != i]
+    if ac and ac.casefold() not in set().union(*map(words, others)) and ac not in map(acronym, others):
+        out.append(("acronym", ac))
+    letter = "ABCDEFGHIJ"[i]
+    out += [("letter", f"option {letter}"), ("number", f"option {i + 1}")]
+    if own:
+        out.append(("letter+words", f"option {letter} ({own[0].lower()})"))
+    return out
+
+
+def _fill(template: str, name: str, body: str) -> str:
+    body = " ".join(body.split())
+    lc = body[:1].lower() + body[1:] if body[1:2].islower() else body
+    cap = name[:1].upper() + name[1:]
+    return " ".join(template.format(x=name, X=cap, body=body, lc=lc).split()).replace(" .", ".").strip()
+
+
+def _rewrite(item: Item, rng: random.Random, templates: tuple[str, ...], forms: set[str] | None,
+             need_body: bool) -> tuple[dict, bool] | None:
+    opts = item.data["options"]
+    keys = [i for i, o in enumerate(opts) if o.get("correct")]
+    dis = [i for i, o in enumerate(opts) if not o.get("correct")]
+    if not keys or not dis:
+        return None
+    d = rng.choice(dis)
+    body = opts[d].get("right_when") or ""
+    if need_body and not body.strip():
+        return None
+    choices = [(f, n) for f, n in _names(opts, d) if forms is None or f in forms]
+    form, name = rng.choice(choices)
+    template = rng.choice(templates)
+    if not body.strip():
+        template = template.replace("{body}", "").replace(": {lc}", ".").replace(", since {lc}", ".") \
+            .replace(" because {lc}", ".").replace(", because {lc}", ".")
+    data = copy.deepcopy(item.data)
+    data["explanation"] = _fill(template, name, body)
+    # detectable: the name tells the distractor from every key, and the body argues for no key
+    # (none of the key's own words against the distractor)
+    tells = form in ("letter", "number", "letter+words") or any(
+        words(name) & distinctive(opts[d]["text"], opts[k]["text"]) for k in keys) or form == "acronym"
+    for_key = any(_singular(distinctive(opts[k]["text"], opts[d]["text"])) & _singular(words(body)) for k in keys)
+    return data, bool(tells and not for_key)
+
+
+def named_distractor(item: Item, rng: random.Random, pool: list[Item]) -> tuple[dict, bool] | None:
+    if "explanation" in item.missing:
+        return None
+    return _rewrite(item, rng, PHRASINGS[phrasing_set][0], None, need_body=False)
+
+
+def argued_distractor(item: Item, rng: random.Random, pool: list[Item]) -> tuple[dict, bool] | None:
+    """Plain words: the distractor named by its text or its own words, no verdict word."""
+    if "explanation" in item.missing:
+        return None
+    return _rewrite(item, rng, PHRASINGS[phrasing_set][1], {"text", "own-words", "acronym"}, need_body=True)
+
+
 MAKERS: dict[str, Callable[..., tuple[dict, bool] | None]] = {
     "key-moved": key_moved, "key-swap": key_swap, "distractor-swap": distractor_swap, "foreign-expl": foreign_expl,
+    "named-distractor": named_distractor, "argued-distractor": argued_distractor,
 }
 
 
@@ -259,14 +422,25 @@ class Result:
         return self.clean_flagged / self.items if self.items else 0.0
 
 
+VARIANTS = 6  # rewrites per question for the rewritten-explanation corruptions (a bank has few questions)
+_REWRITES = ("named-distractor", "argued-distractor")
+
+
+def _runs() -> list[tuple[str, int]]:
+    """(corruption, variant): the first four once each on the corpus's shared seeded stream (so
+    their figures do not move when corruptions are added), the rewrites VARIANTS times each on a
+    stream of their own per question."""
+    return [(n, 0) for n in CORRUPTIONS if n not in _REWRITES] + [(n, v) for n in _REWRITES for v in range(1, VARIANTS + 1)]
+
+
 def run(items: list[Item], seed: int = 12, limit: int | None = None, checker: Checker | None = None) -> list[Result]:
     """Default rules decide "caught" and "clean"; `checker` (all key-agreement rules, preview
     ones included, unless given) gives the preview-inclusive figures."""
     checker = checker or Checker()
     defaults = set(default_rules(tuple(r.code for r in checker.rules)))
-    precision = judged_precision()
     out = []
     for corpus in sorted({i.corpus for i in items}):
+        precision = judged_precision(corpus=corpus)
         pool = [i for i in items if i.corpus == corpus]
         rng = random.Random(f"{seed}:{corpus}")
         chosen = rng.sample(pool, limit) if limit and len(pool) > limit else pool
@@ -280,8 +454,9 @@ def run(items: list[Item], seed: int = 12, limit: int | None = None, checker: Ch
             flagged += any(code in defaults for code, _p in clean)
             for code in {c for c, _p in clean if c in defaults}:
                 false_est += 1 - precision.get(code, 0.0)
-            for name in CORRUPTIONS:
-                made = MAKERS[name](item, rng, pool)
+            for name, variant in _runs():
+                own = random.Random(f"{seed}:{corpus}:{name}:{item.data.get('id')}:{variant}") if variant else rng
+                made = MAKERS[name](item, own, pool)
                 if made is None:
                     continue
                 data, detectable = made
@@ -329,11 +504,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="at most this many questions per corpus (seeded)")
     ap.add_argument("--no-corpora", action="store_true", help="the sample bank only")
     ap.add_argument("--missed", action="store_true", help="list the ids of detectable corruptions not caught")
+    ap.add_argument("--phrasings", choices=sorted(PHRASINGS), default="held-out",
+                    help="the rewritten explanations' phrasings (the rules were tuned on 'tune')")
+    ap.add_argument("--corpus", action="append", default=None,
+                    help="a converted corpus to corrupt (repeatable; 'reasoned' for issue 23's four, 'all' for every "
+                         "one; default: the two AWS banks)")
     args = ap.parse_args(argv)
+    global phrasing_set
+    phrasing_set = args.phrasings
     items = bank_items()
     if not args.no_corpora:
-        if corpora.available():
-            items += corpus_items()
+        names: tuple[str, ...] = corpora.AWS
+        if args.corpus:
+            names = tuple(n for c in args.corpus for n in (
+                REASONED if c == "reasoned" else corpora.NAMES if c == "all" else (c,)))
+        if corpora.available(corpora.CORPORA, names):
+            items += corpus_items(corpora.CORPORA, names)
         else:
             print(f"corpora not found at {corpora.CORPORA}; sample bank only", file=sys.stderr)
     results = run(items, args.seed, args.limit)

@@ -11,20 +11,20 @@ from conftest import require_shared, script
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
 TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
 
-# "Caught" counts default rules only (K003, K010, K011, K012 while K004 is preview). Where default
+# "Caught" counts default rules only (K003, K010, K011, K013, K014; K004, K012, K015 are preview). Where default
 # rules do not reach the target, these floors hold the preview-inclusive rate (measured on this
 # branch, a few points below) so the gap does not widen; docs/rules-design.md states it.
+# K012, which catches pasted explanations, is preview since issue 23 (judged 0 of 31 true on
+# casimedicos-arg, where explanations name the options by synonym or drug class): its catches
+# are held here, preview included (sample bank 100%, snts42 ~91%, kananinirav ~88%).
 PREVIEW_FLOORS = {
     ("snts42-cloudcertprep", "key-moved"): 0.42,
     ("kananinirav-clf-c02", "key-moved"): 0.52,
     ("kananinirav-clf-c02", "foreign-expl"): 0.85,
+    ("snts42-cloudcertprep", "foreign-expl"): 0.88,
+    ("sample-bank", "foreign-expl"): 0.95,
 }
-# K012 (default) catches pasted explanations: at the target on the sample bank and snts42; on
-# kananinirav (87.8%) this floor holds its default-rule rate a few points below what it measures
-# (an explanation that is only a link says too little to judge).
-DEFAULT_FLOORS = {
-    ("kananinirav-clf-c02", "foreign-expl"): 0.85,
-}
+DEFAULT_FLOORS: dict[tuple[str, str], float] = {}
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.
 CLEAN_CEILING = {"snts42-cloudcertprep": 0.05}
@@ -73,6 +73,40 @@ def test_real_corpora_meet_the_targets():
         _check(result, PREVIEW_FLOORS, CLEAN_CEILING)
 
 
+TARGET_REWRITE = 0.95  # issue 23: explanations rewritten to name or argue for a distractor
+
+
+def test_explanations_rewritten_for_a_distractor_are_reported_on_the_sample_bank():
+    """Held-out phrasings (the rules were written against the TUNE set only): at least 95% of the
+    explanations rewritten to name a distractor as the answer, or to argue for one in plain
+    words, are reported by default rules, and the clean sample bank has no such finding."""
+    cs = _suite()
+    assert cs.phrasing_set == "held-out"
+    (result,) = cs.run(cs.bank_items(), seed=12)
+    for name in ("named-distractor", "argued-distractor"):
+        row = result.rows[name]
+        assert row.detectable >= 80, f"{name}: only {row.detectable} detectable rewrites"
+        assert row.rate >= TARGET_REWRITE, f"{name}: default rules caught {row.caught}/{row.detectable}"
+    assert result.clean_flagged == 0
+
+
+def test_held_out_phrasings_are_not_the_tuned_ones():
+    cs = _suite()
+    (named_tune, argued_tune), (named_held, argued_held) = cs.PHRASINGS["tune"], cs.PHRASINGS["held-out"]
+    assert not set(named_tune) & set(named_held) and not set(argued_tune) & set(argued_held)
+    assert len(named_held) >= 4 and len(argued_held) >= 4
+
+
+def test_a_rewrite_names_the_distractor_several_ways():
+    """Its text, the words only it has, an acronym, its letter or number, "option C (word)"."""
+    cs = _suite()
+    opts = [{"text": "Random Cut Forest algorithm"}, {"text": "XGBoost algorithm"}, {"text": "IP Insights algorithm"}]
+    forms = dict(cs._names(opts, 0))
+    assert forms["acronym"] == "RCF" and forms["own-words"] == "Random Cut Forest"
+    assert forms["letter"] == "option A" and forms["number"] == "option 1"
+    assert cs.acronym("Amazon EMR cluster") == "EMR" and cs.acronym("Bayesian strategy") is None
+
+
 def test_detectability_does_not_read_the_rules():
     """The criterion is word overlap between texts, with the script's own stopwords."""
     cs = _suite()
@@ -102,3 +136,24 @@ def test_only_default_rules_count_as_caught():
     (result,) = cs.run(cs.bank_items(), seed=12, checker=cs.Checker(("K004",)))
     moved = result.rows["key-moved"]
     assert moved.caught == 0 < moved.caught_all  # K004 alone catches some, none of them counted
+
+
+# Issue 23 on the corpora with per-option reasons or a key-anchored explanation (held-out
+# phrasings): an explanation rewritten to name a distractor is reported by default rules at
+# these rates (measured 96.5%, 97.7%, 91.9%, 87.4%; floors a few points below); moved keys and
+# pasted explanations are below the issue's 95% / 90% targets (docs/rules-design.md says why)
+REWRITE_FLOORS = {"casimedicos-arg": 0.95, "snts42-cloudcertprep": 0.95, "se-edu-se-book": 0.88,
+                  "carpentries-lessons": 0.80}
+TARGET_CLEAN_REASONED = 0.02
+
+
+@pytest.mark.slow
+def test_reasoned_corpora_report_rewritten_explanations():
+    root = require_shared("corpora")
+    cs = _suite()
+    results = cs.run(cs.corpus_items(root, cs.REASONED), seed=12, limit=300)
+    assert {r.corpus for r in results} == set(cs.REASONED)
+    for r in results:
+        row = r.rows["named-distractor"]
+        assert row.rate >= REWRITE_FLOORS[r.corpus], f"{r.corpus}: {row.caught}/{row.detectable} named rewrites caught"
+        assert r.estimated_false <= TARGET_CLEAN_REASONED * r.items, f"{r.corpus}: {r.estimated_false:.1f} false flags"

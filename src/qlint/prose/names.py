@@ -19,6 +19,7 @@ from qlint.prose.stance import VENDOR, VENDOR_STEMS, option_words
 
 VENDOR_KEYS = VENDOR_STEMS | {"=aws"}
 _CONNECT = frozenset({"of", "and", "for", "to", "&"})
+_ARTICLES = frozenset({"a", "an", "the"})
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*|[^\sA-Za-z0-9]")
 # "Long Name (LN)" or "Long Name (the Short Name)": either side names the other
 _ALIAS = re.compile(r"((?:[A-Z][\w\-]*\s+){1,6})\((?:the\s+)?([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,2})\)")
@@ -47,6 +48,10 @@ def abbreviations(text: str) -> frozenset[str]:
     out: set[str] = set()
     for run in _runs(view(text).plain):
         words = [w for w in run if w.lower() not in _CONNECT]
+        while words and words[0].lower() in _ARTICLES:
+            words = words[1:]  # "An Amazon Machine Image" opening a sentence
+        if len(words) >= 3 and words[0].lower() in VENDOR:
+            out.add("=" + "".join(w[0] for w in words).lower())  # the vendor's own initials: "ACM", "AMI"
         while words and words[0].lower() in VENDOR:
             words = words[1:]
         if len(words) >= 2:

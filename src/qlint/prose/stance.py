@@ -294,7 +294,11 @@ _UNMET = re.compile(r"^\s*(?:meet|satisfy|fulfil|fulfill|address|solve)\s+(?:the
 def rejects(text: str, words: frozenset[str]) -> str | None:
     """The verdict if a main clause whose subject is the option (or a pronoun) says explicitly
     that it is not the answer ("is incorrect", "is not the right choice", "does not meet the
-    requirement"); else None. Narrower than `refutes`, which also reads negated features."""
+    requirement", or an opening "No:" as in reasons that judge each option in turn); else None.
+    Narrower than `refutes`, which also reads negated features."""
+    m = OPENING_NO.match(view(text).plain)
+    if m:
+        return m.group(0).strip()
     for c in clauses(text):
         for m in VERDICT_AGAINST.finditer(c):
             said = m.group(0)
@@ -311,6 +315,9 @@ def rejects(text: str, words: frozenset[str]) -> str | None:
     return None
 
 
+# A reason that opens with a one-word verdict ("No: `.` is the current directory", "Yes, ...").
+OPENING_NO = re.compile(r"^\W*(?:no|nope)\s*[:.,;!\-–—]", re.I)
+OPENING_YES = re.compile(r"^\W*(?:yes|yep)\s*[:.,;!\-–—]", re.I)
 _CONDITIONAL_NOT = re.compile(r"^[^,;:.]{0,30}\b(?:if|unless|when|without)\b", re.I)
 
 
@@ -327,7 +334,10 @@ def refutes(text: str, words: frozenset[str]) -> str | None:
 
 def claims(text: str, words: frozenset[str]) -> str | None:
     """The claim if a clause about the option asserts it is correct, outside a negation and
-    outside a conditional that describes another scenario; else None."""
+    outside a conditional that describes another scenario, or an opening "Yes:"; else None."""
+    m = OPENING_YES.match(view(text).plain)
+    if m:
+        return m.group(0).strip()
     for c in clauses(text):
         for m in CLAIM.finditer(c):
             before = c[: m.start()]

@@ -8,7 +8,8 @@ from typing import Iterator
 from qlint.prose.views import per_question, per_text, view
 from qlint.model import ITEM_TYPES, LETTERS, Question
 from qlint.rules import Finding, Option, rule
-from qlint.rules.lexicons import COST_WORDS, CRITERION_FILLER, CRITERION_STOP, LEAST_QUALITY, SUPERLATIVES
+from qlint.rules.lexicons import (CRITERION_FAMILIES, CRITERION_FILLER, CRITERION_STOP, EMPTY_CRITERIA,
+                                  LEAST_QUALITY, SUPERLATIVES)
 from qlint.prose.letters import LetterRef, letter_refs
 from qlint.rules.parsing import lead_in, word_set, words
 
@@ -158,7 +159,8 @@ def criterion(lead: str) -> tuple[str, frozenset[str]] | None:
     return None
 
 
-_COST = frozenset(word_set(" ".join(COST_WORDS)))
+_FAMILIES = tuple(frozenset(word_set(" ".join(f))) for f in CRITERION_FAMILIES)
+_EMPTY = frozenset(word_set(" ".join(EMPTY_CRITERIA)))
 
 
 @rule("K009", "criterion-missing", "info", types=ITEM_TYPES, source="rules.md 'Key agreement' 7; team standard (AWS 'LEAST operational overhead' items)")
@@ -169,9 +171,13 @@ def criterion_missing(q: Question, ctx) -> Iterator[Finding]:
     Reads the criterion after MOST or LEAST in the lead-in ("LEAST operational overhead", "MOST
     cost-effective") and reports an explanation that contains none of its words (stemmed;
     hyphenated words split). A cost criterion also counts as restated by any cost word
-    ("cheapest", "lowest price", "discount", "savings"). "At least" and "LEAST likely" are not
-    criteria. An explanation that names one word of the criterion ("overhead", "cost") has
-    engaged with it; one that only describes the key has not.
+    ("cheapest", "lowest price", "discount", "savings", "free"), and likewise for the other common
+    criteria: overhead ("fully managed", "serverless", "automatically"), speed ("latency",
+    "faster"), availability ("fault tolerant", "failover"), security ("encrypted", "least
+    privilege") and scale ("elastic"). "At least", "LEAST likely" and criteria that only name the
+    kind of answer ("MOST likely", "MOST appropriate", "MOST accurately") are not criteria. An
+    explanation that names one word of the criterion ("overhead", "cost") has engaged with it;
+    one that only describes the key has not.
 
     ## Why it matters
     On "LEAST overhead" items every option usually works; the explanation must say why the key
@@ -192,7 +198,10 @@ def criterion_missing(q: Question, ctx) -> Iterator[Finding]:
         return
     text, needed = found
     said = word_set(q.explanation)
-    if needed & _COST and said & _COST:
-        return  # "lowest price", "deepest discount": the cost criterion in other words
+    first = text.split()[1].lower() if len(text.split()) > 1 else ""
+    if not needed - _EMPTY or first in EMPTY_CRITERIA:
+        return  # "MOST likely", "MOST appropriate": a kind of answer, no property to restate
+    if any(needed & fam and said & fam for fam in _FAMILIES):
+        return  # "free" for "LEAST expensive", "serverless" for "LEAST overhead": restated in other words
     if needed and needed.isdisjoint(said):
         yield Finding("/explanation", f"the explanation does not restate the lead-in's criterion {text!r}")

@@ -81,6 +81,36 @@ CRITERION_FILLER = ("amount", "amounts", "of", "the", "a", "an", "number", "poss
 # says "lowest price" or "deepest discount" has restated it.
 COST_WORDS = ("cost", "costs", "cheap", "cheaper", "cheapest", "price", "prices", "pricing", "priced", "discount",
               "discounts", "saving", "savings", "save", "saves", "expensive", "inexpensive", "economical")
+# Criteria that name the kind of answer, not a property to optimise ("MOST likely", "MOST
+# appropriate", "BEST describes"): there is nothing for an explanation to restate.
+EMPTY_CRITERIA = LEAST_QUALITY + ("accurately", "commonly", "common", "closely", "likely", "significant",
+                                  "significantly", "important", "importantly", "probable", "probably", "typical",
+                                  "typically", "often", "frequently", "correctly", "appropriately", "benefit",
+                                  "beneficial", "advantage", "advantageous", "directly", "specific", "specifically",
+                                  # clinical and general lead-ins ("the most indicated examination",
+                                  # "the most frequent cause", "the most advisable approach")
+                                  "indicated", "frequent", "advisable", "accepted", "acceptable", "coherent",
+                                  "recommended", "adequate", "preferred", "plausible", "consistent", "logical",
+                                  "usual", "prudent", "characteristic", "representative", "sensitive",
+                                  "immediate")
+# Families of words that restate one criterion in other terms: an explanation that says "free"
+# has restated "LEAST expensive"; "fully managed" or "serverless" restates "LEAST operational
+# overhead". A criterion with a word of a family is restated by any word of that family.
+CRITERION_FAMILIES = (
+    COST_WORDS + ("free", "charge", "charges", "charged", "pay", "paid", "billed", "billing", "money", "budget",
+                  "cost-effective", "affordable", "spend", "spending"),
+    ("overhead", "effort", "operational", "administrative", "administration", "maintenance", "manage", "managed",
+     "management", "serverless", "automatic", "automatically", "automated", "automate", "manual", "manually",
+     "simple", "simplest", "simpler", "simplicity", "easy", "easiest", "easier", "complexity", "complex"),
+    ("latency", "fast", "faster", "fastest", "quick", "quickly", "quicker", "speed", "performance", "performant",
+     "milliseconds", "throughput", "responsive", "slow"),
+    ("available", "availability", "resilient", "resilience", "fault", "tolerant", "tolerance", "redundant",
+     "redundancy", "failover", "durable", "durability", "downtime", "reliable", "reliability", "outage"),
+    ("secure", "security", "securely", "encrypt", "encrypted", "encryption", "protect", "protection", "privilege",
+     "permissions", "access", "attack", "compliance", "compliant"),
+    ("scalable", "scalability", "scale", "scales", "scaling", "elastic", "elasticity", "grow", "growth"),
+    ("time", "quickly", "fast", "faster", "soon", "sooner", "minutes", "hours", "immediately", "immediate"),
+)
 # Category nouns a lead-in asks for ("Which AWS service ...?"): every option is one, so the word
 # in one option's name ("Key Management Service") is no clang cue.
 CATEGORY_NOUNS = ("service", "services", "feature", "features", "tool", "tools", "solution", "solutions", "product",
