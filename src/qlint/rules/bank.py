@@ -15,7 +15,8 @@ from qlint.bank import Bank
 from qlint.bank import statistics as figures
 from qlint.bank.entry import BankEntry
 from qlint.bank.leaks import find_leaks
-from qlint.bank.similarity import near_duplicates
+from qlint.bank.similarity import jaccard, near_duplicates, shingle_sets
+from qlint.bank.siblings import are_siblings, distinguishing, keys_agree
 from qlint.diagnostic import Severity
 from qlint.model import CHOICE_TYPES, LETTERS
 from qlint.paths import display_path
@@ -280,14 +281,139 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
     """
     warn_at, error_at = float(ctx.option("warn-at")), float(ctx.option("error-at"))
     questions = bank.entries
-    found = near_duplicates(questions, warn_at, bank.target_indexes())
-    for i, pairs in sorted(found.items()):
-        j, score = pairs[0]
-        others = len(pairs) - 1
+    for i, pairs in _near_pairs(bank, warn_at):
+        copies = [(j, score) for j, score in pairs if not are_siblings(questions[i], questions[j])]
+        if not copies:
+            continue
+        j, score = copies[0]
+        others = len(copies) - 1
         more = f"; {others} other question{'s' if others > 1 else ''} at {warn_at:g} or more" if others else ""
+        keys = "" if keys_agree(questions[i], questions[j]) else "; their keys differ"
         yield Finding("/stem", f"near-duplicate of {questions[j].id!r} ({_where(questions[j])}): "
-                               f"Jaccard {score:.2f} over stem and options{more}",
+                               f"Jaccard {score:.2f} over stem and options{keys}{more}",
                       path=questions[i].path, severity=Severity.ERROR if score >= error_at else Severity.WARNING)
+
+
+def _near_pairs(bank: Bank, threshold: float) -> list[tuple[int, list[tuple[int, float]]]]:
+    """B006's pairs (each target's near-duplicates at `threshold`), shared with B012."""
+    found = bank.memo(f"near-duplicates@{threshold}",
+                      lambda: near_duplicates(bank.entries, threshold, bank.target_indexes()))
+    return sorted(found.items())
+
+
+def _words(words: list[str], limit: int = 3) -> str:
+    return " ".join(words[:limit]) + (" ..." if len(words) > limit else "")
+
+
+@rule(
+    "B012", "template-sibling", "info", scope="bank",
+    options={"jaccard-at": Option(0.5, "Jaccard similarity (as B006) from which a pair is looked at.")},
+    source="Item templates / item models (Gierl & Haladyna 2013, Automatic Item Generation); "
+           "issue 23: siblings reported as B006 near-duplicates",
+    preview=True,
+)
+def template_sibling(bank: Bank, ctx) -> Iterator[Finding]:
+    """Two questions share one frame but ask about different things (preview, info).
+
+    ## What it does
+    Looks at the pairs B006 would compare (Jaccard of word 3-grams at `jaccard-at` or more) and
+    reports those B006 leaves out as template siblings: each stem has content words the other
+    lacks (a subject, a number, code) and their keys differ, or the shared key names nothing
+    ("True", "3"). "How many legs does a spider have?" and "... a dragonfly have?" over the same
+    numbers are siblings; "What is the largest planet?" and "Which is the largest planet in the
+    solar system?", both keyed Jupiter, are a duplicate (B006). The finding names the other
+    question and the words that tell them apart.
+
+    ## Why it matters
+    Siblings are not duplicates, but a form holding several of them tests one template many
+    times, and a learner who sees them side by side can answer one from the other's options.
+
+    ## Example
+    "If the world were a village of 100 people, how many would be female?" and "... would be
+    illiterate?", both over 40 / 50 / 60 / 70 with different keys.
+
+    ## Fix
+    Nothing, if the template is intended; spread siblings over forms, or list them in `related`.
+    """
+    questions = bank.entries
+    for i, pairs in _near_pairs(bank, float(ctx.option("jaccard-at"))):
+        sibs = [(j, score) for j, score in pairs if are_siblings(questions[i], questions[j])]
+        if not sibs:
+            continue
+        j, score = sibs[0]
+        mine, theirs = distinguishing(questions[i], questions[j])
+        more = f"; {len(sibs) - 1} other sibling{'s' if len(sibs) > 2 else ''}" if len(sibs) > 1 else ""
+        yield Finding("/stem", f"template sibling of {questions[j].id!r} ({_where(questions[j])}): one frame "
+                               f"(Jaccard {score:.2f}), but this stem asks about '{_words(mine)}' where that one "
+                               f"asks about '{_words(theirs)}'{more}", path=questions[i].path)
+
+
+@rule(
+    "B013", "paraphrase", "warning", scope="bank",
+    options={
+        "warn-at": Option(0.6, "Cosine of character 4-gram TF-IDF vectors from which a pair is reported."),
+        "below-jaccard": Option(0.5, "Pairs at this word 3-gram Jaccard or more are B006's, not reported here."),
+    },
+    source="Character n-gram TF-IDF for near-duplicate and paraphrase detection (scikit-learn "
+           "TfidfVectorizer analyzer='char_wb'; Manning, Raghavan & Schuetze 2008, ch. 6); issue 23",
+    preview=True,
+)
+def paraphrase(bank: Bank, ctx) -> Iterator[Finding]:
+    """Two questions ask the same thing in other words (preview).
+
+    Preview: on real banks (scripts/realtext.py, report draws of 20) 16/20 findings were true on
+    snts42-cloudcertprep, 17/20 on kananinirav-clf-c02 and 19/20 on opentriviaqa: below the 0.90 a
+    default rule needs on every bank. The misses are related questions of another scope ("high
+    availability of an application" / "... of one database service", "what is this service" /
+    "what does it recommend"). Select it by code (`extend-select = ["B013"]`).
+
+    ## What it does
+    Compares each question's stem and key text as character 4-gram TF-IDF vectors (sublinear tf,
+    smooth idf, cosine), which match "provides a hybrid storage service" with "hybrid storage
+    service enables" where word 3-grams barely meet. A pair at `warn-at` or more whose word
+    3-gram Jaccard is below `below-jaccard` (B006 reports the others) is reported when it asks
+    the same question: one stem only adds words to the other, or both swap words but their keys
+    agree and name something. Template siblings (each stem asks about something else, keys
+    differ) are not. Candidates are pairs sharing several of their rarest character n-grams, so
+    a 20,000-question bank is searched without comparing all pairs; each candidate's cosine is
+    exact. Each question checked names its closest partner.
+
+    ## Why it matters
+    A reworded copy is still a copy: it inflates the bank, gives one answer twice on a form, and
+    splits fixes, and no word-overlap check (B006) finds it.
+
+    ## Example
+    "Which service provides a hybrid storage service that enables on-premises applications to
+    use cloud storage?" and "Which AWS hybrid storage service enables a user's on-premises
+    applications to use AWS Cloud storage?", both keyed AWS Storage Gateway.
+
+    ## Fix
+    Delete one copy, or rewrite it to test something else; list the other in `related` if both stay.
+    """
+    warn_at, below = float(ctx.option("warn-at")), float(ctx.option("below-jaccard"))
+    from qlint.bank.paraphrase import paraphrase_pairs  # NumPy: only when B013 runs
+
+    questions, flags = bank.entries, bank.target_flags()
+    texts = [" ".join([e.stem, *(text for _, text in e.keys)]).strip() for e in questions]
+    best: dict[int, list[tuple[int, float]]] = {}
+    sets = None
+    for a, b, score in paraphrase_pairs(texts, warn_at, bank.target_indexes()):
+        qa, qb = questions[a], questions[b]
+        sets = sets if sets is not None else {}
+        for x in (a, b):
+            if x not in sets:
+                sets[x] = shingle_sets([questions[x]])[0]
+        if jaccard(sets[a], sets[b]) >= below or are_siblings(qa, qb):
+            continue
+        best.setdefault(a, []).append((b, score))
+        best.setdefault(b, []).append((a, score))
+    for i, pairs in sorted(best.items()):
+        if not flags[i]:
+            continue
+        j, score = pairs[0]  # paraphrase_pairs is best first
+        more = f"; {len(pairs) - 1} other question{'s' if len(pairs) > 2 else ''} at {warn_at:g} or more" if len(pairs) > 1 else ""
+        yield Finding("/stem", f"asks what {questions[j].id!r} ({_where(questions[j])}) asks, in other words: "
+                               f"character n-gram cosine {score:.2f} over stem and key{more}", path=questions[i].path)
 
 
 @rule(
