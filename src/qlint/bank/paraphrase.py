@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-import numpy as np
+from qlint.bank._numpy import np
 
 N = 4  # character n-gram size; 3 matched too many template pairs, 5 lost inflected words
 TOP = 24  # rarest shared n-grams per question used to make candidates
