@@ -307,7 +307,7 @@ def _words(words: list[str], limit: int = 3) -> str:
 
 @rule(
     "B012", "template-sibling", "info", scope="bank",
-    options={"jaccard-at": Option(0.5, "Jaccard similarity (as B006) from which a pair is looked at.")},
+    options={"jaccard-at": Option(0.5, "Jaccard similarity (as B006) from which a pair is looked at.", min=0.2, max=1.0)},
     source="Item templates / item models (Gierl & Haladyna 2013, Automatic Item Generation); "
            "issue 23: siblings reported as B006 near-duplicates",
     preview=True,
@@ -351,8 +351,8 @@ def template_sibling(bank: Bank, ctx) -> Iterator[Finding]:
 @rule(
     "B013", "paraphrase", "warning", scope="bank",
     options={
-        "warn-at": Option(0.6, "Cosine of character 4-gram TF-IDF vectors from which a pair is reported."),
-        "below-jaccard": Option(0.5, "Pairs at this word 3-gram Jaccard or more are B006's, not reported here."),
+        "warn-at": Option(0.6, "Cosine of character 4-gram TF-IDF vectors from which a pair is reported.", min=0.2, max=1.0),
+        "below-jaccard": Option(0.5, "Pairs at this word 3-gram Jaccard or more are B006's, not reported here.", min=0.0, max=1.0),
     },
     source="Character n-gram TF-IDF for near-duplicate and paraphrase detection (scikit-learn "
            "TfidfVectorizer analyzer='char_wb'; Manning, Raghavan & Schuetze 2008, ch. 6); issue 23",
