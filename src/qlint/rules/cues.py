@@ -417,7 +417,9 @@ def components(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(f for f in (near_form(p) for p in parts) if f)
 
 
-@rule("C005", "convergence", "warning",
+# Code items: the options are outputs fixed by the code (orderings, value lists), so shared parts
+# are not a convergence cue (lydiahallie report draw 0/6, docs/accuracy-notes.md).
+@rule("C005", "convergence", "warning", abstains=("code-options",),
       options={"share": Option(0.5, "Share of distractors in which each key component must appear.", min=0.0, max=1.0)},
       source="NBME item-writing guide (convergence strategy); rules.md cue rules")
 def convergence(q: Question, ctx) -> Iterator[Finding]:

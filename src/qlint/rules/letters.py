@@ -38,7 +38,9 @@ def _quote(ref: LetterRef) -> str:
     return " and ".join(ref.letters)
 
 
-@rule("K006", "letter-reference", "warning", source=_LETTER_SOURCE)
+# preview: in prose that is not about the options, a capital letter is often no option letter (the
+# pronoun "I", "hepatitis A and B", criterion labels): casimedicos report draw 2/6
+@rule("K006", "letter-reference", "warning", source=_LETTER_SOURCE, preview=True)
 def letter_reference(q: Question, ctx) -> Iterator[Finding]:
     """A rationale, explanation or trap refers to an option by its letter ("option B", "(C)").
 

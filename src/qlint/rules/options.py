@@ -186,8 +186,8 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
     Reports options made only of letters, numerals (1-19) or Roman numerals joined by "and", "or",
     "," or "&" (with "only", "both", "are correct" around them: "Both A and B", "I and II only",
     "1, 2 and 3"), unless the letters name every other option (then it is all-of-the-above, O002).
-    Numeral and Roman combinations count when the stem lists numbered statements or when two or
-    more options are such combinations. "3,000" is a number, not a combination.
+    Numeral and Roman combinations count when the stem lists numbered statements, Roman ones also
+    when two or more options are such combinations (in a maths item "10,8" or "2 only" is an answer). "3,000" is a number, not a combination.
 
     ## Why it matters
     Complex multiple-choice tests the ability to combine partial knowledge and to eliminate
@@ -210,7 +210,9 @@ def k_type_options(q: Question, ctx) -> Iterator[Finding]:
     def by_letter(parts: tuple[str, ...]) -> bool:
         return all(len(p) == 1 and p in LETTERS for p in parts) and not all(p in _ROMAN for p in parts)
 
-    numbered = bool(_NUMBERED_STEM.search(q.stem)) or sum(1 for _o, p in combos if not by_letter(p)) >= 2
+    # Arabic numerals combine statements only when the stem lists them: in a maths item "10,8",
+    # "(1,1)" and "2 only" are answers (aqua-rat report draw 4/7); Roman numerals name statements.
+    numbered = bool(_NUMBERED_STEM.search(q.stem)) or sum(1 for _o, p in combos if p and all(x in _ROMAN for x in p)) >= 2
     for o, parts in combos:
         if by_letter(parts) or numbered:
             yield Finding(f"{o.pointer}/text", f"option {_text(o)!r} combines other options: use a multiple-response item")
@@ -630,7 +632,9 @@ def _in_name(text: str, word: str) -> bool:
                               for m in uses)
 
 
-@rule("O010", "vague-terms", "warning", abstains=_CODE,
+# preview: "may" as a month, a name, a permission or a blessing, and frequency words that are the
+# content itself (opentriviaqa 2/20, casimedicos 5/9 on report draws; no item shape sets them apart)
+@rule("O010", "vague-terms", "warning", abstains=_CODE, preview=True,
       options={"terms": Option(list(VAGUE_TERMS), "Vague frequency and hedging words.")},
       source="NBME item-writing guide (vague frequency terms); Case & Swanson (2002)")
 def vague_terms(q: Question, ctx) -> Iterator[Finding]:
