@@ -4,7 +4,7 @@ Banks, each timed on the same files in one run (issue 16):
 - mostly clean: generated questions with few planted flaws (benchmarks/synthbank.py `generate`);
 - findings-heavy: questions grown from the sample bank by word substitutions and left-out fields
   (synthbank.py `grow`), where most files have findings, as in banks written by others;
-- the two real corpora in ../shared/corpora, converted with scripts/corpora.py into a temporary
+- the two real corpora in ../shared/corpora, converted with scripts/corpora into a temporary
   folder (skipped, with a line saying so, when ../shared is not there).
 
 Per bank: files, the share of files with findings, findings, then qlint cold (`--no-cache`, all
@@ -176,7 +176,7 @@ def real_corpora(work: Path) -> list[Bank] | str:
 
     if not corpora.available():
         return f"real corpora: skipped, {corpora.CORPORA} is not here"
-    banks = corpora.write_bank(corpora.convert(), work / "real")
+    banks = corpora.write_bank(corpora.convert(names=corpora.AWS), work / "real")
     return [Bank(f"{sum(1 for _ in _question_files(folder, folder)):,} real: {name}", folder, ["."],
                  _question_files(folder, folder)) for name, folder in banks.items()]
 

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/corruption.py                 # sample bank + ../shared/corpora, all items
     .venv/bin/python scripts/corruption.py --limit 300     # at most 300 items per corpus (seeded)
 
-For every question of the sample bank (bank/) and of the converted corpora (scripts/corpora.py;
+For every question of the sample bank (bank/) and of the converted corpora (scripts/corpora;
 kept in memory, never written to bank/), four corrupted copies are made, each seeded:
   key-moved       the `correct` flag moves from a key to a distractor; no text changes
   key-swap        the key's and a distractor's rationales are swapped
@@ -26,7 +26,7 @@ does not have; the preview-inclusive figure is printed beside it. The clean flag
 share of uncorrupted questions with a default key-agreement finding, leaving out findings that
 only say a field is absent (the corpora lack traps; questions without a source explanation lose
 the explanation findings). Not every flagged "clean" item is a false flag: snts42's rationales
-are assigned by position (scripts/corpora.py) and some source questions list their distractor
+are assigned by position (scripts/corpora) and some source questions list their distractor
 sentences out of option order, so the table also gives an estimated false-flag rate: per rule,
 the clean items it flags times (1 - its judged precision on real text, tests/real/precision.json).
 Intervals are Wilson 95%.
@@ -48,7 +48,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(REPO / "src"))
 
-import corpora  # noqa: E402  (scripts/corpora.py, beside this file)
+import corpora  # noqa: E402  (scripts/corpora/, beside this file)
 import json  # noqa: E402
 
 from qlint.rules.context import RuleContext  # noqa: E402
@@ -115,7 +115,7 @@ def bank_items(bank: Path = REPO / "bank") -> list[Item]:
 
 
 def corpus_items(root: Path = corpora.CORPORA) -> list[Item]:
-    return [Item(c.corpus, c.data, set(c.missing)) for c in corpora.convert(root)]
+    return [Item(c.corpus, c.data, set(c.missing)) for c in corpora.convert(root, corpora.AWS)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -72,7 +72,12 @@ def script(name: str):
     import sys
 
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+        package = REPO / "scripts" / name
+        if package.is_dir():  # scripts/corpora is a package: its modules import each other
+            spec = importlib.util.spec_from_file_location(name, package / "__init__.py",
+                                                          submodule_search_locations=[str(package)])
+        else:
+            spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)

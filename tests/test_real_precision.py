@@ -33,27 +33,83 @@ def summary():
     return json.loads(SUMMARY.read_text(encoding="utf-8"))
 
 
-def test_every_default_heuristic_rule_is_judged_and_above_the_bar(summary, realtext):
+# (rule, corpus) cells where a default rule fires at least 5 times and its report draw is not judged
+# yet. Issue 23 splits the judging among helpers (shapes: T001-T003, C006, O004, O005, O007, O012,
+# O013; keyread: K004, K009-K015; flaws: K001, K016-K019, F002, F004-F005; dupes: B006, B007,
+# B012-B013; corpora: the rest): a cell leaves this list when its draw is judged, and the list may
+# only shrink (a new unjudged cell fails the test).
+OPEN: dict[str, set[str]] = {
+    "B006": {"kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
+    "C001": {"snts42-cloudcertprep", "kananinirav-clf-c02", "msahihi-kcna", "se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
+    "C003": {"snts42-cloudcertprep", "kananinirav-clf-c02", "msahihi-kcna", "casimedicos-arg", "opentriviaqa"},
+    "C004": {"casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
+    "C005": {"lydiahallie-javascript-questions"},
+    "K002": {"snts42-cloudcertprep", "se-edu-se-book", "carpentries-lessons"},
+    "K006": {"casimedicos-arg", "deepmind-aqua-rat"},
+    "K009": {"casimedicos-arg"},
+    "K011": {"snts42-cloudcertprep"},
+    "K012": {"lydiahallie-javascript-questions", "carpentries-lessons", "casimedicos-arg", "deepmind-aqua-rat"},
+    "O001": {"opentriviaqa", "deepmind-aqua-rat"},
+    "O002": {"msahihi-kcna", "opentriviaqa"},
+    "O003": {"deepmind-aqua-rat"},
+    "O004": {"opentriviaqa"},
+    "O006": {"deepmind-aqua-rat"},
+    "O007": {"casimedicos-arg", "opentriviaqa"},
+    "O008": {"se-edu-se-book"},
+    "O009": {"snts42-cloudcertprep", "kananinirav-clf-c02", "msahihi-kcna", "se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
+    "O010": {"se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
+    "O011": {"snts42-cloudcertprep", "kananinirav-clf-c02", "msahihi-kcna", "casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
+    "O013": {"opentriviaqa"},
+    "T001": {"se-edu-se-book", "opentriviaqa", "deepmind-aqua-rat"},
+    "T002": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
+    "T003": {"opentriviaqa"},
+    "T004": {"opentriviaqa"},
+    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02", "se-edu-se-book", "casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
+    "T006": {"opentriviaqa"},
+}
+
+
+def _judged(row: dict, n: int) -> bool:
+    return bool(row["judged"]) and row["judged"] >= min(n, row["drawn"])
+
+
+def _default_heuristic(code: str, realtext) -> bool:
+    rule = RULES.get(code)
+    return rule.enabled_by_default and rule.reads_text and not rule.new_types_only and code not in realtext.EXACT
+
+
+def test_every_default_heuristic_rule_is_judged_and_above_the_bar_on_every_corpus(summary, realtext):
+    """Per corpus: a default rule that fires there at least 5 times has its report draw judged and
+    precision at the bar (0.90; errors 0.95), or it is not default there."""
     problems = []
-    for code, rule in RULES.items():
-        # the corpora hold no ordering or matching question: a rule only for those cannot be judged on them
-        if not rule.enabled_by_default or not rule.reads_text or rule.new_types_only or code in realtext.EXACT:
-            continue
-        row = summary["rules"].get(code)
-        if row is None:
-            problems.append(f"{code}: no judged precision entry")
-            continue
-        need = min(summary["n"], row["fires"])
-        if row["judged"] < need:
-            problems.append(f"{code}: {row['judged']} of {need} drawn findings judged")
-        elif row["judged"]:
-            bar = realtext.BAR_ERROR if rule.severity is Severity.ERROR else realtext.BAR_DEFAULT
-            if row["precision"] < bar:
-                problems.append(f"{code}: precision {row['precision']} below {bar} ({rule.severity})")
+    for corpus, rows in summary["corpora"].items():
+        for code, row in rows.items():
+            if not _default_heuristic(code, realtext) or row["status"] != "default" or row["fires"] < realtext.MIN_FIRES:
+                continue
+            need = min(summary["n"], row["drawn"])
+            if not row["judged"] or row["judged"] < need:  # none judged: also when tuning judged them all
+                if corpus not in OPEN.get(code, set()):
+                    problems.append(f"{code} on {corpus}: {row['judged']} of {need} drawn findings judged")
+            elif row["precision"] < realtext.bar(code):
+                problems.append(f"{code} on {corpus}: precision {row['precision']} below {realtext.bar(code)} "
+                                f"({row['severity']})")
     assert not problems, "\n".join(problems)
 
 
-def test_judgments_are_well_formed_and_quote_nothing():
+def test_open_cells_are_still_open(summary):
+    """A cell judged since is taken off OPEN, so the list says what is left."""
+    closed = [f"{code} on {corpus}" for code, names in OPEN.items() for corpus in names
+              if _judged(summary["corpora"][corpus][code], summary["n"]) or summary["corpora"][corpus][code]["fires"] < 5]
+    assert not closed, "take these off OPEN: " + ", ".join(closed)
+
+
+def test_noise_budget_per_corpus(summary):
+    """Estimated false findings of the default rules, per 100 questions, at most 3 on every corpus."""
+    over = {c: b["false100"] for c, b in summary["budget"].items() if b["false100"] > 3.0}
+    assert not over, over
+
+
+def test_judgments_are_well_formed_and_quote_nothing(realtext):
     keys = {"corpus", "question", "rule", "pointer", "message", "verdict", "reason", "round"}
     for n, line in enumerate(JUDGMENTS.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -62,24 +118,29 @@ def test_judgments_are_well_formed_and_quote_nothing():
         assert keys <= set(j), f"line {n}: missing {keys - set(j)}"
         assert j["verdict"] in ("true", "false"), f"line {n}"
         assert j["round"] in ("before", "after"), f"line {n}"
+        assert j.get("draw", "tune") in ("tune", "report"), f"line {n}: draw is 'tune' or 'report'"
+        assert j["corpus"] in realtext.corpora.NAMES, f"line {n}: unknown corpus {j['corpus']}"
         assert j["rule"] in RULES, f"line {n}: unknown rule {j['rule']}"
         assert len(j["reason"]) <= 300, f"line {n}: a reason says why in a line; it does not quote the question"
 
 
 @pytest.mark.slow
 def test_summary_is_what_the_rules_and_judgments_give_today(summary, realtext):
-    """Re-measured on the corpora: a stale summary (rules or judgments changed since) fails."""
+    """Re-measured on the corpora: a stale summary (rules, converters or judgments changed since) fails."""
     require_shared("corpora", "snts42-cloudcertprep")
     import tempfile
     from pathlib import Path
 
-    items = realtext.corpora.convert()
+    items = realtext.corpora.convert(realtext.corpora.CORPORA, list(summary["questions"]))
     with tempfile.TemporaryDirectory() as tmp:
         findings = realtext.run(items, Path(tmp))
-    rows = realtext.summarise(findings, realtext.load_judgments(), len(items), summary["n"], summary["seed"])
+    questions = {c: sum(1 for i in items if i.corpus == c) for c in summary["questions"]}
+    assert questions == summary["questions"]
+    now = realtext.summarise(findings, realtext.load_judgments(), questions, summary["n"], summary["seed"])
     fields = ("status", "severity", "fires", "drawn", "judged", "true")
-    stale = [f"{code}: {f} is {rows[code][f]!r}, the summary says {summary['rules'].get(code, {}).get(f)!r}"
-             for code in rows for f in fields if summary["rules"].get(code, {}).get(f) != rows[code][f]]
+    stale = [f"{corpus} {code}: {f} is {row[f]!r}, the summary says {summary['corpora'][corpus].get(code, {}).get(f)!r}"
+             for corpus, rows in now["corpora"].items() for code, row in rows.items() for f in fields
+             if summary["corpora"][corpus].get(code, {}).get(f) != row[f]]
     assert not stale, "run `scripts/realtext.py --write-summary`:\n" + "\n".join(stale[:20])
 
 
@@ -87,5 +148,5 @@ def test_the_docs_table_is_the_summary(summary, realtext):
     """docs/rules-design.md shows the table `scripts/realtext.py --update-doc` writes from the summary."""
     doc = (REPO / "docs" / "rules-design.md").read_text(encoding="utf-8")
     shown = doc.split(realtext.DOC_BEGIN, 1)[1].split(realtext.DOC_END, 1)[0].strip()
-    assert shown == realtext.table(summary["rules"], summary["questions"]).strip(), \
+    assert shown == realtext.table(summary).strip(), \
         "run `scripts/realtext.py --write-summary --update-doc docs/rules-design.md`"

@@ -1,0 +1,162 @@
+"""The two AWS banks: snts42/cloudcertprep (JSON per exam and domain) and kananinirav (Markdown exams).
+
+- snts42: the explanation's first paragraph says why the key is right, the second has one sentence
+  per distractor in option order. When the sentence count equals the distractor count, each
+  distractor gets its sentence as `rationale` (and a single key gets the first paragraph);
+  otherwise rationales stay absent.
+- kananinirav: answers and (in about 450 questions) an explanation; `Reference:` lines and bare
+  URLs become `references`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from .common import Converted, _missing, _question, _slug, sentences
+
+SNTS = "snts42-cloudcertprep"
+KANA = "kananinirav-clf-c02"
+
+# Exam blueprints (published exam guides: domain names and weights). The kananinirav exams carry no
+# domain, so that corpus gets one exam of its own with a single domain.
+EXAMS: dict[str, dict[str, Any]] = {
+    "CLF-C02": {"name": "AWS Certified Cloud Practitioner", "domains": [
+        ("domain1", "Cloud Concepts", 24), ("domain2", "Security and Compliance", 30),
+        ("domain3", "Cloud Technology and Services", 34), ("domain4", "Billing, Pricing, and Support", 12)]},
+    "SAA-C03": {"name": "AWS Certified Solutions Architect - Associate", "domains": [
+        ("domain1", "Design Secure Architectures", 30), ("domain2", "Design Resilient Architectures", 26),
+        ("domain3", "Design High-Performing Architectures", 24),
+        ("domain4", "Design Cost-Optimized Architectures", 20)]},
+    "CLF-PRACTICE": {"name": "AWS Cloud Practitioner practice exams (no domains in the source)",
+                     "domains": [("practice", "Practice exam", 100)]},
+}
+
+
+
+def snts42(root: Path) -> Iterator[Converted]:
+    for path in sorted((root / SNTS).glob("*/domain*.json")):
+        exam = path.parent.name.upper()
+        domain = path.stem
+        for item in json.loads(path.read_text(encoding="utf-8")):
+            letters = sorted(item["options"])
+            texts = [str(item["options"][k]).strip() for k in letters]
+            answer = item["answer"] if isinstance(item["answer"], list) else [item["answer"]]
+            keys = {letters.index(a) for a in answer if a in letters}
+            explanation = str(item.get("explanation") or "").strip()
+            paras = [p.strip() for p in explanation.split("\n") if p.strip()]
+            rationales: dict[int, str] = {}
+            distractors = [i for i in range(len(texts)) if i not in keys]
+            if len(paras) == 2:
+                said = sentences(paras[1])
+                if len(said) == len(distractors):
+                    rationales.update(zip(distractors, said))
+                    if len(keys) == 1:
+                        rationales[next(iter(keys))] = paras[0]
+                    else:
+                        first = sentences(paras[0])
+                        if len(first) == len(keys):
+                            rationales.update(zip(sorted(keys), first))
+            qid = f"snts-{exam.lower()}-{domain}-{item['id']}".replace("_", "-")
+            data = _question(_slug(qid, 80), exam, domain, str(item["question"]).strip(), texts, keys,
+                             explanation or None, rationales, [])
+            yield Converted(SNTS, path.relative_to(root / SNTS).as_posix(), str(item["id"]), data, _missing(data))
+
+
+# ---------------------------------------------------------------------------------------------
+# kananinirav: Markdown practice exams
+
+_NUMBERED = re.compile(r"^(\d+)\.\s+(.*)$")
+_OPTION = re.compile(r"^\s*-\s+([A-F])\.\s*(.*)$")
+_ANSWER = re.compile(r"^\s*Correct\s+answer:\s*([A-F][A-F,\s]*)$", re.I)
+_URL = re.compile(r"<?(https?://[^\s>]+)>?")
+
+
+def _markdown_exam(path: Path) -> Iterator[tuple[int, int, list[str]]]:
+    """(number, first line, lines) for each numbered question of one practice exam."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = None
+    number = 0
+    for i, line in enumerate(lines):
+        m = _NUMBERED.match(line)
+        if m:
+            if start is not None:
+                yield number, start + 1, lines[start:i]
+            start, number = i, int(m.group(1))
+    if start is not None:
+        yield number, start + 1, lines[start:]
+
+
+def _kana_question(block: list[str]) -> tuple[str, list[str], set[int], str, list[str]] | None:
+    first = _NUMBERED.match(block[0]).group(2)  # type: ignore[union-attr]
+    # One source line runs option A onto the stem line: split it back off.
+    head, sep, tail = first.partition(" - A. ")
+    stem_lines = [head.strip()]
+    if sep:
+        block = [block[0], f"    - A. {tail.strip()}", *block[1:]]
+    texts: list[str] = []
+    answer: list[str] = []
+    expl: list[str] = []
+    in_details = in_expl = False
+    for line in block[1:]:
+        s = line.strip()
+        if "<details" in s:
+            in_details = True
+            continue
+        if "</details>" in s:
+            in_details = in_expl = False
+            continue
+        if not in_details:
+            m = _OPTION.match(line)
+            if m and not expl:
+                texts.append(m.group(2).strip())
+            elif s and not texts:
+                stem_lines.append(s)
+            continue
+        m = _ANSWER.match(s)
+        if m:
+            answer = re.findall(r"[A-F]", m.group(1).upper())
+            continue
+        if s.lower().startswith("explanation:"):
+            in_expl = True
+            s = s.split(":", 1)[1].strip()
+        if in_expl:
+            expl.append(s)
+    if not texts or not answer:
+        return None
+    letters = [chr(ord("A") + i) for i in range(len(texts))]
+    keys = {letters.index(a) for a in answer if a in letters}
+    if not keys:
+        return None
+    stem = re.sub(r"\s*<br\s*/?>\s*", "\n\n", " ".join(stem_lines)).strip()
+    refs: list[str] = []
+    kept: list[str] = []
+    for s in expl:
+        body = re.sub(r"^reference:\s*", "", s, flags=re.I)
+        urls = _URL.findall(body)
+        if urls and not _URL.sub("", body).strip(" -*:"):
+            refs.extend(urls)
+        else:
+            kept.append(s)
+    text = "\n".join(kept).strip()
+    return stem, texts, keys, text, refs
+
+
+def kananinirav(root: Path) -> Iterator[Converted]:
+    files = sorted((root / KANA).glob("practice-exam-*.md"), key=lambda p: int(re.sub(r"\D", "", p.stem)))
+    for path in files:
+        exam_no = int(re.sub(r"\D", "", path.stem))
+        blocks = list(_markdown_exam(path))
+        # one exam numbers every question "1." (Markdown renumbers them): count them instead
+        if len({number for number, _, _ in blocks}) < len(blocks):
+            blocks = [(n, line, block) for n, (_, line, block) in enumerate(blocks, 1)]
+        for number, line, block in blocks:
+            parsed = _kana_question(block)
+            if parsed is None:
+                continue
+            stem, texts, keys, explanation, refs = parsed
+            qid = f"kana-e{exam_no:02d}-q{number:02d}"
+            data = _question(qid, "CLF-PRACTICE", "practice", stem, texts, keys, explanation or None, {}, refs)
+            yield Converted(KANA, path.name, str(number), data, _missing(data), line)

@@ -1,0 +1,98 @@
+"""The converters of ../shared/corpora (scripts/corpora): each yields the questions its source holds
+(exact counts: the conversion is deterministic), and every file it writes passes qlint's schema."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, require_shared
+
+sys.path.insert(0, str(REPO / "scripts"))
+import corpora  # noqa: E402
+
+# corpus -> (questions, of them multiple-answer, with at least one mapped rationale)
+COUNTS = {
+    "snts42-cloudcertprep": (1070, 221, 928),
+    "kananinirav-clf-c02": (1142, 267, 0),
+    "lydiahallie-javascript-questions": (155, 0, 0),
+    "msahihi-kcna": (120, 0, 0),
+    "se-edu-se-book": (102, 37, 6),
+    "carpentries-lessons": (18, 4, 7),
+    "casimedicos-arg": (1106, 0, 0),
+    "opentriviaqa": (6742, 0, 0),
+    "deepmind-aqua-rat": (508, 0, 0),
+}
+
+
+def test_every_shared_corpus_has_a_converter():
+    assert set(COUNTS) == set(corpora.NAMES)
+    shared = require_shared("corpora")
+    assert {p.name for p in shared.iterdir() if p.is_dir()} == set(corpora.NAMES)
+
+
+@pytest.mark.parametrize("name", list(COUNTS))
+def test_converter_yields_the_sources_questions(name):
+    require_shared("corpora", name)
+    items = corpora.convert(corpora.CORPORA, [name])
+    questions, multiple, with_rationale = COUNTS[name]
+    assert len(items) == questions
+    assert sum(i.data["type"] == "multiple" for i in items) == multiple
+    if with_rationale is not None:
+        assert sum(any("rationale" in o for o in i.data["options"]) for i in items) == with_rationale
+    assert {i.corpus for i in items} == {name}
+    # the ids a judgment names a question by, and the files written, are unique
+    assert len({i.key for i in items}) == questions
+    assert len({i.relpath for i in items}) == questions
+    for i in items:
+        keys = [o for o in i.data["options"] if o["correct"]]
+        assert keys and (i.data["type"] == "multiple") == (len(keys) > 1), i.key
+        # an absent explanation is recorded, never invented
+        assert ("explanation" in i.missing) == (i.data["explanation"] == corpora.NO_EXPLANATION), i.key
+
+
+def test_rationales_only_where_the_source_keys_them():
+    """se-edu maps a `~~(c)~~ Reason:` paragraph to option c, which the answer strikes out: a distractor.
+    The keyed options of those items carry no rationale (the source gives none by letter)."""
+    require_shared("corpora", "se-edu-se-book")
+    items = corpora.convert(corpora.CORPORA, ["se-edu-se-book"])
+    source = corpora.CORPORA / "se-edu-se-book"
+    struck = [i for i in items if re.search(r"~~\(\w\)~~\s*Reason:", (source / i.source).read_text(encoding="utf-8"))]
+    assert struck
+    for i in struck:
+        opts = i.data["options"]
+        assert any("rationale" in o for o in opts), i.key
+        assert all(not o["correct"] for o in opts if "rationale" in o), i.key
+
+
+def test_true_false_items_keep_their_two_options():
+    require_shared("corpora", "opentriviaqa")
+    items = corpora.convert(corpora.CORPORA, ["opentriviaqa"])
+    tf = [i for i in items if sorted(o["text"] for o in i.data["options"]) == ["False", "True"]]
+    assert len(tf) == 749
+    assert Counter(len(i.data["options"]) for i in items) == {4: 5850, 2: 892}
+
+
+@pytest.mark.parametrize("name", list(COUNTS))
+def test_converted_files_pass_the_schema(name, tmp_path):
+    require_shared("corpora", name)
+    from qlint.cli.config import load_config
+    from qlint.lint.engine import lint, make_settings
+    from qlint.lint.runner import RunOptions
+
+    items = corpora.convert(corpora.CORPORA, [name])
+    bank = corpora.write_bank(items, tmp_path)[name]
+    here = os.getcwd()
+    os.chdir(bank)
+    try:
+        result = lint(["."], make_settings(load_config(bank), select=("S001", "S002", "S003", "Y")), RunOptions())
+    finally:
+        os.chdir(here)
+    bad = [f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in result.diagnostics]
+    assert not bad, "\n".join(bad[:10])
+    assert len(list(Path(bank).rglob("*.yaml"))) == len(items) + len({i.data["exam"] for i in items})
