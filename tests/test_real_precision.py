@@ -52,20 +52,15 @@ OPEN: dict[str, set[str]] = {
     "O001": {"opentriviaqa", "deepmind-aqua-rat"},
     "O002": {"msahihi-kcna", "opentriviaqa"},
     "O003": {"deepmind-aqua-rat"},
-    "O004": {"opentriviaqa"},
     "O006": {"deepmind-aqua-rat"},
-    "O007": {"casimedicos-arg", "opentriviaqa"},
     "O008": {"se-edu-se-book"},
     "O009": {"snts42-cloudcertprep", "kananinirav-clf-c02", "msahihi-kcna", "se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
     "O010": {"se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
     "O011": {"snts42-cloudcertprep", "kananinirav-clf-c02", "msahihi-kcna", "casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
-    "O013": {"opentriviaqa"},
-    "T001": {"se-edu-se-book", "opentriviaqa", "deepmind-aqua-rat"},
-    "T002": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
-    "T003": {"opentriviaqa"},
-    "T004": {"opentriviaqa"},
-    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02", "se-edu-se-book", "casimedicos-arg", "opentriviaqa", "deepmind-aqua-rat"},
-    "T006": {"opentriviaqa"},
+    # T002/T005 on the two AWS banks: every finding there was judged on a tuning draw (the rules were
+    # tuned on these banks), so no held-out finding is left for a report draw
+    "T002": {"snts42-cloudcertprep", "kananinirav-clf-c02"},
+    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02"},
 }
 
 
