@@ -13,6 +13,7 @@ from qlint.rules.lexicons import (
 )
 from qlint.rules.cues import components
 from qlint.rules.parsing import Word, blanks, emphasised, lead_in, stem_body, words
+from qlint.prose.sentences import raw_sentences
 from qlint.prose.shapes import asks, sentences
 
 _H17 = "Haladyna, Downing & Rodriguez (2002) guideline 17; NBME item-writing guide (Paniagua & Swygert 2016)"
@@ -226,9 +227,10 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Finds blanks (three or more underscores, `[blank]`) in the stem; reports one that is followed
     by more words before the end of the stem (a "(Choose N.)" note does not count). Lines made
-    only of underscores are Markdown rules, not blanks. A stem that asks a question or states a
-    task ("Complete this quotation: ...", "Find the missing number: 8, 16, ___, 88.") is not
-    reported: it names the blank as the gap to fill, which a quotation or sequence places.
+    only of underscores are Markdown rules, not blanks. A blank after a whole sentence that asks
+    a question or states a task ("Complete this quotation: ...", "Find the missing number: 8,
+    16, ___, 88.") is not reported: that sentence names the blank as the gap to fill, which a
+    quotation or sequence places.
 
     ## Why it matters
     A blank in the middle makes candidates hold the whole sentence in memory and re-read it with
@@ -243,16 +245,23 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
     Ask a question: "Which Feature Store component serves the latest values with low latency?"
     """
     body = stem_body(q.stem)
-    # a stem that asks ("What is the missing word in these lyrics?", "Find the missing number in
-    # the sequence: 8, 16, ___, 88.") names its blank as the gap to fill: a quotation or a
-    # sequence puts the gap where it is (judged 2 of 16 on opentriviaqa before)
-    if any(s.rstrip("*_ )").endswith("?") or asks(s) for s in sentences(body)):
-        return
     for m in blanks(body):
         rest = body[m.end():]
         if re.search(r"[A-Za-z0-9]", rest):
+            if _asked_before(body[:m.start()]):
+                return
             yield Finding("/stem", "the fill-in blank is in the middle of the stem: end the stem with it, or ask a question")
             return
+
+
+def _asked_before(text: str) -> bool:
+    """A whole sentence before the blank asks or states the task ("What is the missing word in
+    these lyrics?", "Find the missing number in the sequence:"): it names the blank as the gap to
+    fill, which a quotation or a sequence places (judged 2 of 16 on opentriviaqa before). A blank
+    inside the asking sentence itself ("Which ___ suits archives?") is still mid-stem."""
+    said = raw_sentences(text)
+    whole = [s for s in said if s.rstrip("*_ )\"'").endswith((".", "?", "!", ":"))]
+    return any(s.rstrip("*_ )").endswith("?") or asks(s) for s in whole)
 
 
 _UNFOCUSED = re.compile(
