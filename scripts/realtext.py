@@ -9,7 +9,9 @@
     .venv/bin/python scripts/realtext.py --write-summary --update-doc docs/rules-design.md
 
 Every rule runs (preview and off-by-default ones too) with its default options on each corpus as
-scripts/corpora converts it, each corpus as its own bank. Findings that only say "the source has no
+scripts/corpora converts it, each corpus as its own bank. A default rule's findings on an item
+shape it reads only in preview (`@rule(preview_on=...)`) are left out of its row: the rule as
+shipped does not make them. Findings that only say "the source has no
 trap / right_when / rationale / explanation" are left out: they are true of every converted question
 and are no judgement of the rule (the converted question's `missing` set says which fields its
 source lacks).
@@ -48,6 +50,8 @@ from qlint.lint.engine import lint, make_settings  # noqa: E402
 from qlint.cli.config import load_config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 from qlint.lint.runner import RunOptions  # noqa: E402
+from qlint.model import Question  # noqa: E402
+from qlint.prose.shapes import shapes  # noqa: E402
 
 JUDGMENTS = REPO / "tests" / "real" / "judgments.jsonl"
 DOC_BEGIN, DOC_END = "<!-- realtext:begin -->", "<!-- realtext:end -->"
@@ -97,6 +101,16 @@ def _absent(item: corpora.Converted, code: str, pointer: str, message: str) -> b
     return False
 
 
+def _preview_only(code: str, item: corpora.Converted, path: str) -> bool:
+    """A default rule's finding on an item shape it reads only in preview (`preview_on`): the rule
+    as shipped does not report it, so its default row leaves it out (every rule runs in preview
+    here, to measure the preview rules)."""
+    rule = RULES.get(code)
+    if rule is None or rule.preview or not rule.shaped:
+        return False
+    return rule.on_shapes(shapes(Question(path, item.data))) == "preview"
+
+
 def run(items: list[corpora.Converted], out: Path, jobs: int = 0) -> list[RealFinding]:
     """Write the corpora under `out`, lint each as its own bank with every rule, map findings back."""
     banks = corpora.write_bank(items, out)
@@ -114,7 +128,7 @@ def run(items: list[corpora.Converted], out: Path, jobs: int = 0) -> list[RealFi
             item = by_path.get((bank / d.path).resolve())
             if item is None:  # an exam file: the converter wrote it, nothing to judge
                 continue
-            if _absent(item, d.code, d.pointer, d.message):
+            if _absent(item, d.code, d.pointer, d.message) or _preview_only(d.code, item, d.path):
                 continue
             found.append(RealFinding(item.corpus, f"{item.source}#{item.qid}", d.code, d.pointer, d.message,
                                      str(d.severity), str(bank / d.path), d.line))

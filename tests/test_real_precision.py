@@ -143,3 +143,19 @@ def test_the_docs_table_is_the_summary(summary, realtext):
     shown = doc.split(realtext.DOC_BEGIN, 1)[1].split(realtext.DOC_END, 1)[0].strip()
     assert shown == realtext.table(summary).strip(), \
         "run `scripts/realtext.py --write-summary --update-doc docs/rules-design.md`"
+
+
+def test_a_default_rules_findings_on_its_preview_shapes_are_left_out(realtext, tmp_path):
+    """T005 reads statement stems only in preview: the table, which runs every rule in preview,
+    does not count such a finding in T005's default row; its "Which statement is true?" finding on
+    a question stem stays."""
+    def item(qid: str, stem: str) -> object:
+        texts = ["It compares inputs with a baseline", "It needs labels", "It runs only during training"]
+        data = realtext.corpora.common.question(qid, "TRIVIA", "trivia", stem, texts, {0}, "Because.")
+        return realtext.corpora.Converted("opentriviaqa", "f.json", qid, data)
+
+    items = [item("qone", "Amazon SageMaker Model Monitor and data drift."),
+             item("qtwo", "Which of the following statements about Model Monitor is true?")]
+    found = {(f.question, f.rule) for f in realtext.run(items, tmp_path)}
+    assert ("f.json#qtwo", "T005") in found
+    assert ("f.json#qone", "T005") not in found

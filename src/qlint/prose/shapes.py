@@ -18,10 +18,12 @@ The shapes, computed once per question (`shapes(q)`):
 - `numeric`: more than half of the options are numbers with at most a unit or a short
   qualifier ("12 km/h", "$4.50", "25%", "3/4", "Less than 24 hours").
 - `statement`: the stem states rather than asks: no sentence ends in `?`, it ends in `.` or
-  `!` (not `:`, a blank or mid-sentence, as completion items do), and its last sentence opens
-  with no question word or task verb.
-- `clue`: a statement whose last sentence points at the answer with "this"/"these" (or the
-  same word in Spanish, French, Italian, German, Portuguese): "This planet has the most moons."
+  `!` (not `:`, a blank or mid-sentence, as completion items do), and its last sentence asks
+  nothing: it opens with no question word or task verb, also after an opening preposition
+  ("In how many ways ...") or an opening if-clause ("If ..., find ...").
+- `clue`: a statement whose first or last sentence points at the answer with "this"/"these" (or
+  the same word in Spanish, French, Italian, German, Portuguese): "This planet has the most
+  moons.", or that opens with a personal pronoun ("He was the lawyer who won the case.").
 - `select-n`: more than one answer is expected: a `multiple` question, more than one key, or a
   stem that asks for N (N >= 2) answers ("Choose TWO", "Which three ...", "Elige dos").
 """
@@ -173,7 +175,7 @@ _NOTE = re.compile(r"\(?\s*(?:choose|select|pick)\s+\w+(?:\s+(?:answers?|options
 _BLANK = re.compile(r"_{3,}|\[\s*blank\s*\]|\.{3}|…", re.I)
 _ASKS = re.compile(
     r"^[\W\d]*(?:which|what|how|why|where|when|who|whom|whose|choose|select|identify|determine|name|calculate|"
-    r"compute|estimate|find|give|list|match|order|arrange|pick|explain|describe|evaluate|decide|"
+    r"compute|estimate|find|give|list|match|order|arrange|pick|explain|describe|evaluate|decide|complete|guess|fill|solve|"
     r"is|are|does|do|can|should|will|would|could|true or false|"
     r"cuál|cuáles|qué|quién|cómo|dónde|elige|seleccione|selecciona|indique|señale|"
     r"quel|quelle|quels|quelles|qui|comment|choisissez|"
@@ -189,23 +191,58 @@ def _prose_of(stem: str) -> str:
     return _NOTE.sub("", _CODE_BLOCK.sub(" ", stem or "")).strip()
 
 
+def sentences(text: str) -> list[str]:
+    """The text's sentences, a piece that opens in lower case or with a digit joined to the one
+    before: the full stop of an abbreviation ("Rs. 12.40", "no. of", "the A.D.A. who") or a
+    colon inside a sentence split it there."""
+    out: list[str] = []
+    for s in raw_sentences(text):
+        if out and s[:1].isdigit() or out and s[:1].islower():
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
+
+
+# A question or task may follow an opening preposition ("In how many ways ...", "During what
+# period ..."), an opening clause ("If the costs do not change, compute ...", "..., then find
+# ...") or "Can you" ("Can you name the series ...").
+_PREPOSITION = re.compile(r"^[\W\d]*(?:in|during|for|by|to|from|at|of|on|with|after|before|under|since|until)\s+", re.I)
+_AFTER_CLAUSE = re.compile(r"^[\W\d]*(?:if|when|whenever|given|assuming|suppose|supposing|since|once|while|after|before)\b"
+                           r"[^,]{1,200}?,\s*(?:then\s+)?|^[^,.]{0,200}?\bthen\s+|^[\W\d]*(?:can|could)\s+you\s+", re.I)
+
+
+def asks(sentence: str) -> bool:
+    """The sentence asks a question or states a task, with or without a question mark."""
+    if _ASKS.match(sentence) or _ASKS.match(_PREPOSITION.sub("", sentence, count=1)):
+        return True
+    rest = _AFTER_CLAUSE.sub("", sentence, count=1)
+    return rest != sentence and bool(_ASKS.match(rest))
+
+
 def is_statement(stem: str) -> bool:
     """A stem that states rather than asks: no sentence ends in `?`, it does not end in `:` or a
-    blank, and its last sentence opens with no question word or task verb."""
+    blank, and its last sentence asks no question and states no task (see `asks`)."""
     body = _prose_of(stem)
     if not body or "?" in body or "？" in body or _BLANK.search(body):
         return False
     if not body.rstrip("*_ )").endswith((".", "!", "。", "！")):
         return False  # ends in ":" or mid-sentence: a completion item, the options finish it
-    last = raw_sentences(body)[-1]
-    return not _ASKS.match(last)
+    return not asks(sentences(body)[-1])
+
+
+# A statement stem that opens with a personal pronoun ("He was the lawyer who ...", "Before
+# 1981, he was ...") has no antecedent but the answer.
+_OPENING_PRONOUN = re.compile(r"^(?:[^,.]{1,80},\s*)?(?:he|she|it|they|él|ella|il|elle)\b", re.I)
 
 
 def is_clue(stem: str) -> bool:
-    """A statement whose last sentence points at the answer with "this"/"these"."""
+    """A statement that points at the answer: its first or last sentence says "this"/"these",
+    or it opens with a personal pronoun."""
     if not is_statement(stem):
         return False
-    return bool(_CLUE.search(raw_sentences(_prose_of(stem))[-1]))
+    said = sentences(_prose_of(stem))
+    return bool(_CLUE.search(said[0]) or _CLUE.search(said[-1]) or _OPENING_PRONOUN.match(said[0]))
 
 
 _COUNT = r"(?:two|three|four|five|six|[2-6]|dos|tres|cuatro|deux|trois|quatre|due|tre|quattro|zwei|drei|vier|duas|três)"

@@ -28,7 +28,9 @@ NEGATIONS = ("not", "no", "never", "none", "nothing", "neither", "nor", "cannot"
 
 # Phrases in which a negation word does not negate.
 NEGATION_IDIOMS = ("not only", "not just", "or not", "whether or not", "if not", "at least", "no later than",
-                   "no more than", "no fewer than", "no less than")
+                   "no more than", "no fewer than", "no less than",
+                   # a purpose clause's negation is the purpose's ("What should one do in order not to ...?")
+                   "in order not to", "so as not to")
 
 # Specific determiners (H28a): absolute words that testwise candidates learn to avoid.
 ABSOLUTE_TERMS = ("always", "never", "all", "every", "none", "only", "completely", "entirely", "totally",
