@@ -156,7 +156,7 @@ def length_outlier(q: Question, ctx) -> Iterator[Finding]:
 # Code items repeat the stem's identifiers in every option by design, and a maths item's key
 # repeats the stem's quantities: neither is a clang association. Nor is a true/false item's
 # "True" that happens to match a word of the statement ("The True Confessions of ...").
-# preview: judged precision on real text below the bar after the fixes (casimedicos-arg 9/20: an
+# preview: judged precision on real text below the bar after the fixes (casimedicos-arg 11/20: an
 # English stemmer on Spanish, case data; opentriviaqa 16/20) (docs/rules-design.md)
 @rule("C003", "word-repeat", "warning", abstains=("code-stem", "code-options", "numeric", "true-false"), preview=True,
       options={"min-length": Option(4, "Shortest word (characters) that counts as salient."),
