@@ -12,7 +12,6 @@ import json
 import pytest
 
 from conftest import REPO, require_shared, script
-from qlint.diagnostic import Severity
 from qlint.rules import RULES
 
 SUMMARY = REPO / "tests" / "real" / "precision.json"
