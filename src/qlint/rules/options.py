@@ -41,7 +41,14 @@ _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 _NUMBERED_STEM = re.compile(r"(?:^|:)[^\S\n]*+\(?(?:[1-9]|[IVXivx]+)[.)]\s++\S", re.M)
 _ONLY = re.compile(r"\bonly\b", re.I)
 # "every 90 days", "every time", "every hour" are frequencies, not absolutes
-_EVERY_N = re.compile(r"\bevery\s+(?=\d|(?:time|minute|hour|day|night|week|month|year)s?\b)", re.I)
+_EVERY_N = re.compile(r"\bevery\s+(?=\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|other|couple)\b"
+                      r"|(?:time|minute|hour|day|night|week|month|year)s?\b)", re.I)
+# "almost certainly", "nearly all": a hedged absolute is no absolute (O009)
+_HEDGED = re.compile(r"\b(?:almost|nearly|virtually|practically)\s+[\w-]+", re.I)
+# "All statements above are incorrect", "none of these three answers": an option about the other
+# options (O001/O003's none/all-of-the-above), not a claim; "None, pH is normal": the value none
+_ABOUT_OPTIONS = re.compile(r"\b(?:all|none)\b(?:\W+\w+){0,3}?\W+(?:above|these|statements|answers|options|choices)\b"
+                            r"|^\W*none\b\s*[,.;:]", re.I)
 _DIGIT = re.compile(r"\d")
 
 
@@ -540,7 +547,9 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
 
 
 # in code, `--all`, `never()` or `only` are names, not claims (O009, O010, O011, O012 abstain)
-@rule("O009", "absolute-terms", "warning", abstains=_CODE,
+# preview: judged precision on real text below the bar after the fixes (opentriviaqa 4/20,
+# msahihi-kcna 5/6): trivia quotes, titles and collective "they all" cue nothing (docs/rules-design.md)
+@rule("O009", "absolute-terms", "warning", abstains=_CODE, preview=True,
       options={"terms": Option(list(ABSOLUTE_TERMS), "Absolute words (specific determiners)."),
                "idioms": Option(list(ABSOLUTE_IDIOMS), "Phrases in which those words are not absolute.")},
       source=f"{_H} 28a (specific determiners); MedIWF absolute-terms detector")
@@ -554,8 +563,12 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
     quantifiers "all", "every", "only", "none" count only in a claim ("All services are global",
     "Glacier only accepts ..."), not as the object of an action ("Delete all users"), of an ability
     ("You can track all calls"), before an amount ("only two days") or inside a name ("All
-    Upfront"). Reports each distractor that uses one when no key does: then the absolute word
-    marks the wrong answers.
+    Upfront"). A hedged word ("almost certainly", "nearly all") is not absolute, nor is "every"
+    before a count ("every two weeks"). Options that name rather than claim (one word, as an
+    image pull policy "Always"; a capitalised name, "Never Land") and options about the other
+    options ("All statements above are incorrect", "None, the pH is normal") are not judged.
+    Reports each distractor that uses one when no key does: then the absolute word marks the
+    wrong answers.
 
     ## Why it matters
     Testwise candidates know that statements with "always" or "never" are usually false, and
@@ -574,14 +587,21 @@ def absolute_terms(q: Question, ctx) -> Iterator[Finding]:
         return
     special = special_flags(q)
     for d in q.distractors:
-        if special[d.index]:
-            continue  # "None of these", "1 only": O001/O003's findings
+        if special[d.index] or _ABOUT_OPTIONS.search(plain(d.text)) or _label(d.text):
+            continue  # "None of these", "1 only": O001/O003's findings; a label is no claim
         if len(view(d.text).tokens) == 1:
             continue  # a one-word option ("Always", "Never", "Guarantees") names a value or a thing: no claim
         hits = absolute_hits(d.text, terms, idioms)
         if hits:
             yield Finding(f"{d.pointer}/text", f"distractor {_text(d)!r} uses the absolute term {hits[0]!r} and no key does: "
                                                "it cues the wrong answer")
+
+
+def _label(text: str) -> bool:
+    """An option that names rather than claims: one word ("Always" as an image pull policy,
+    "Guarantees" as a section heading) or a name whose every word is capitalised ("Never Land")."""
+    words = plain(text).strip().rstrip(".").split()
+    return len(words) == 1 or (1 < len(words) <= 4 and all(w[:1].isupper() for w in words))
 
 
 def _verb_s(word: str) -> bool:
@@ -644,6 +664,7 @@ def absolute_hits(text: str, terms: list[str], idioms: list[str]) -> list[str]:
     quantifiers ("all", "only") only when they scope a claim (see `states_claim`)."""
     if view(text).may_contain("every"):
         text = _EVERY_N.sub(" ", text)
+    text = _HEDGED.sub(" ", text)
     hits = term_hits(text, terms, idioms)
     adverbs = [h for h in hits if h not in SCOPED_ABSOLUTES]
     scoped = [h for h in hits if h in SCOPED_ABSOLUTES]
@@ -748,9 +769,10 @@ def _cv_above(counts: list[int], mean: float, limit: float) -> bool:
     return statistics.pstdev(counts) / mean > limit
 
 
-# preview: on CasiMedicos (0.65) and OpenTriviaQA (0.35) most findings were names, titles and
-# amounts of natural different lengths or forms (docs/accuracy-notes.md)
-@rule("O011", "non-parallel-options", "warning", abstains=_CODE, preview=True,
+# numeric items (maths, quantities) mix integers, fractions, expressions and "Cannot be determined" by design
+# preview: judged precision on real text below the bar after the fixes (opentriviaqa 12/20,
+# casimedicos-arg 3/20): names and medical terms vary in length by nature (docs/rules-design.md)
+@rule("O011", "non-parallel-options", "warning", abstains=(*_CODE, "numeric"), preview=True,
       options={"max-cv": Option(0.6, "Largest coefficient of variation of option word counts.", min=0.0, max=10.0)},
       source=f"{_H} 23 (keep options homogeneous in content and grammatical structure)")
 def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
@@ -758,7 +780,11 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Over options other than NOTA/AOTA/combinations (three or more), reports
-    - a mix of numeric and text options (numbers written as words are numbers: "One hour"),
+    - a mix of numeric and text options (numbers written as words are numbers: "One hour"):
+      plain numbers with at most a unit against options with no number at all; a title that
+      starts with a number ("60 Minutes"), a quantity phrase ("Just under 500 km") or a
+      statement with a number in it is neither. Numeric items (most options numbers: maths,
+      quantities) are not judged: they mix integers, fractions and "Cannot be determined" by design.
     - word counts whose coefficient of variation (standard deviation / mean) exceeds `max-cv`
       (0.6), pointing at the option farthest from the mean when it is at least four words from
       every other option (words in parentheses, such as an acronym, not counted).
@@ -779,9 +805,13 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
     opts = regular_options(q)
     if len(opts) < 3:
         return
-    numeric = [o for o in opts if parse_numeric(o.text)]
-    if 0 < len(numeric) < len(opts):
-        odd = numeric if len(numeric) <= len(opts) / 2 else [o for o in opts if o not in numeric]
+    # a mix needs plain numbers on one side and options without any number on the other: a
+    # quantity phrase ("Just under 500 km long"), a title ("8 Mile", "One Tree Hill") or a
+    # statement with a number in it ("153 people were killed") is neither
+    numeric = [o for o in opts if _number_option(o.text)]
+    wordy = [o for o in opts if not _mentions_number(o.text)]
+    if numeric and wordy:
+        odd = numeric if len(numeric) <= len(wordy) else wordy
         yield Finding(f"{odd[0].pointer}/text", f"option {_text(odd[0])!r} breaks the form of the others (numbers mixed with text)")
         return
     counts = [_word_count(o.text) for o in opts]
@@ -794,6 +824,24 @@ def non_parallel_options(q: Question, ctx) -> Iterator[Finding]:
         cv = statistics.pstdev(counts) / mean
         yield Finding(f"{far.pointer}/text", f"option lengths vary too much (word-count CV {cv:.2f} > {ctx.option('max-cv')}); "
                                              f"{_text(far)!r} stands out")
+
+
+_MAGNITUDES = frozenset("hundreds thousands millions billions trillions dozens".split())
+
+
+def _mentions_number(text: str) -> bool:
+    """A digit, a number word or a magnitude ("Billions") anywhere in the option."""
+    toks = view(text).tokens
+    return bool(_DIGIT.search(text)) or any(t in NUMBER_WORDS or t in _MAGNITUDES for t in toks)
+
+
+def _number_option(text: str) -> bool:
+    """A number with at most a unit, not a title that starts with one ("60 Minutes": the next word
+    is capitalised and not an all-caps unit) nor a statement ("153 people were killed")."""
+    if not parse_numeric(text) or is_clause(text):
+        return False
+    words = plain(text).split()
+    return not (len(words) > 1 and words[1][:1].isupper() and not words[1].isupper())
 
 
 def option_kinds(text: str, kinds: dict[str, list[str]]) -> set[str]:
