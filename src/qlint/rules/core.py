@@ -54,7 +54,8 @@ def option_rationale(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Checks that every option has a `rationale` that is present, not empty, not a placeholder
     ("Incorrect.", "See explanation", "TBD"), at least `min-words` words long, and not identical
-    (after folding case, spacing and punctuation) to another option's rationale.
+    (after folding case, spacing and punctuation) to the rationale of an option on the other side
+    of the key (two distractors may fail for one reason).
 
     ## Why it matters
     Learners learn from why a wrong option is wrong *here*; a bare "Incorrect." teaches nothing,
@@ -75,7 +76,7 @@ def option_rationale(q: Question, ctx) -> Iterator[Finding]:
     ```
     """
     min_words = int(ctx.option("min-words"))
-    seen: dict[str, int] = {}
+    seen: dict[str, list[int]] = {}
     for o in q.options:
         text = o.rationale
         if text is None:
@@ -93,11 +94,12 @@ def option_rationale(q: Question, ctx) -> Iterator[Finding]:
         if flaw:
             continue
         key = view(text).normal
-        if key in seen:
-            other = q.options[seen[key]]
+        # one reason for a key and a distractor contradicts itself (an edit went to the wrong option);
+        # two distractors may fail for one reason (carpentries report draw: a shared reason, right for both)
+        other = next((q.options[i] for i in seen.get(key, ()) if q.options[i].correct != o.correct), None)
+        if other is not None:
             yield Finding(where, f"option {o.id!r} repeats the rationale of option {other.id!r}")
-        else:
-            seen[key] = o.index
+        seen.setdefault(key, []).append(o.index)
 
 
 _CHOOSE_N_HINT = re.compile(r"(?:choose|select|pick|mark|identify|check)\s+(?:two|three|four|five|six|[2-6])")
