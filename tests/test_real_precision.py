@@ -32,35 +32,15 @@ def summary():
     return json.loads(SUMMARY.read_text(encoding="utf-8"))
 
 
-# (rule, corpus) cells where a default rule fires at least 5 times and its report draw is not judged
-# yet. Issue 23 splits the judging among helpers (shapes: T001-T003, C006, O004, O005, O007, O012,
-# O013; keyread: K004, K009-K015; flaws: K001, K016-K019, F002, F004-F005; dupes: B006, B007,
-# B012-B013; corpora: the rest): a cell leaves this list when its draw is judged, and the list may
-# only shrink (a new unjudged cell fails the test).
+# (rule, corpus) cells where a default rule fires at least 5 times and its report draw is not judged:
+# a cell leaves this list when its draw is judged, and the list may only shrink (a new unjudged cell
+# fails the test).
 OPEN: dict[str, set[str]] = {
-    "B006": {"kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
-    "C001": {"snts42-cloudcertprep", "kananinirav-clf-c02", "se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
-    "C005": {"lydiahallie-javascript-questions"},
-    "K002": {"snts42-cloudcertprep"},
-    "K006": {"casimedicos-arg"},
-    "K009": {"casimedicos-arg"},
-    "K011": {"snts42-cloudcertprep"},
-    "K012": {"lydiahallie-javascript-questions", "carpentries-lessons", "casimedicos-arg", "deepmind-aqua-rat"},
-    "O001": {"opentriviaqa"},
-    "O002": {"msahihi-kcna", "opentriviaqa"},
-    "O003": {"deepmind-aqua-rat"},
-    "O004": {"opentriviaqa"},
-    "O006": {"deepmind-aqua-rat"},
-    "O007": {"casimedicos-arg", "opentriviaqa"},
+    # Every finding of these cells was judged on a tuning draw (the rules were tuned on these banks),
+    # so no held-out finding is left for a report draw; their tuning figures are in docs/accuracy-notes.md
     "O008": {"se-edu-se-book"},
-    "O010": {"se-edu-se-book", "casimedicos-arg", "opentriviaqa"},
-    "O013": {"opentriviaqa"},
-    "T001": {"se-edu-se-book", "opentriviaqa", "deepmind-aqua-rat"},
-    "T002": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
-    "T003": {"opentriviaqa"},
-    "T004": {"opentriviaqa"},
-    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02", "casimedicos-arg", "opentriviaqa"},
-    "T006": {"opentriviaqa"},
+    "T002": {"snts42-cloudcertprep", "kananinirav-clf-c02"},
+    "T005": {"snts42-cloudcertprep", "kananinirav-clf-c02"},
 }
 
 
