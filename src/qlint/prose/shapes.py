@@ -171,7 +171,8 @@ def is_numeric_option(text: str) -> bool:
 
 # --- stems ------------------------------------------------------------------------------------
 
-_NOTE = re.compile(r"\(?\s*(?:choose|select|pick)\s+\w+(?:\s+(?:answers?|options?))?\s*\.?\s*\)?\.?\s*$", re.I)
+# no optional blanks before the first word: each start in a run of blanks would rescan the run
+_NOTE = re.compile(r"(?:\(\s*)?(?:choose|select|pick)\s+\w+(?:\s+(?:answers?|options?))?\s*\.?\s*\)?\.?\s*$", re.I)
 _BLANK = re.compile(r"_{3,}|\[\s*blank\s*\]|\.{3}|…", re.I)
 _ASKS = re.compile(
     r"^[\W\d]*(?:which|what|how|why|where|when|who|whom|whose|choose|select|identify|determine|name|calculate|"
