@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import shutil
+import zipfile
 from pathlib import Path
 
 from qlint.cli import main
 
-from conftest import BANK
+from conftest import BANK, REPO
 
 EXAM = BANK / "exams" / "mla-c01.yaml"
 
@@ -51,3 +52,13 @@ def question_yaml(qid: str, key: int = 0, n: int = 4, rationale_extra: str = "",
         lines.append(f"    rationale: The {oid} choice is discussed here for the team's memory limit.{rationale_extra if i == 1 else ''}")
     lines += ["", "explanation: |", f"  {key_name} is the answer here.", ""]
     return "\n".join(ln for ln in lines if ln is not None)
+
+
+def qti21_package_files(capsys, tmp_path: Path, monkeypatch) -> dict[str, bytes]:
+    """The files of a real qti21 export of the sample bank, to build hostile packages from."""
+    monkeypatch.chdir(REPO)
+    out = tmp_path / "real.zip"
+    code, _out, err = run(capsys, "export", "--format", "qti21", "--output", str(out))
+    assert code == 0, err
+    with zipfile.ZipFile(out) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring_helpers import make_project, run
+from authoring_helpers import make_project, qti21_package_files, run
 
 SECRET = "qlint-secret-d41d8cd9"  # the content of a file the hostile inputs try to read
 
@@ -91,17 +91,6 @@ def test_entities_without_a_doctype_are_not_expanded(capsys, project):
     refused(capsys, project, "moodle", "undeclared.xml", "not well-formed XML")
 
 
-def sample_package(capsys, tmp_path: Path, monkeypatch) -> dict[str, bytes]:
-    """The files of a real qti21 export of the sample bank."""
-    from conftest import REPO
-    monkeypatch.chdir(REPO)
-    out = tmp_path / "real.zip"
-    code, _out, err = run(capsys, "export", "--format", "qti21", "--output", str(out))
-    assert code == 0, err
-    with zipfile.ZipFile(out) as zf:
-        return {name: zf.read(name) for name in zf.namelist()}
-
-
 def write_zip(path: Path, files: dict[str, bytes]) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in files.items():
@@ -113,7 +102,7 @@ def write_zip(path: Path, files: dict[str, bytes]) -> None:
 @pytest.mark.parametrize("evil", ["../escaped.txt", "items/../../escaped.txt", "/tmp/qlint-absolute.txt", "..\\escaped.txt",
                                   "C:/escaped.txt"])
 def test_zip_slip_is_refused_before_anything_is_read(capsys, project, tmp_path, monkeypatch, evil):
-    files = sample_package(capsys, tmp_path, monkeypatch)
+    files = qti21_package_files(capsys, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     files[evil] = SECRET.encode()
     write_zip(project / "slip.zip", files)
@@ -122,7 +111,7 @@ def test_zip_slip_is_refused_before_anything_is_read(capsys, project, tmp_path, 
 
 
 def test_zip_bomb_is_refused_from_its_directory(capsys, project, tmp_path, monkeypatch):
-    files = sample_package(capsys, tmp_path, monkeypatch)
+    files = qti21_package_files(capsys, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     write_zip(project / "bomb.zip", files)
     with zipfile.ZipFile(project / "bomb.zip", "a", zipfile.ZIP_DEFLATED) as zf, zf.open("images/zeros.png", "w", force_zip64=True) as fh:
@@ -136,7 +125,7 @@ def test_zip_bomb_is_refused_from_its_directory(capsys, project, tmp_path, monke
 
 def test_zip_that_lies_about_its_sizes_is_refused(capsys, project, tmp_path, monkeypatch):
     """Declared small, holding more: reading stops at the declared size and the CRC check fails."""
-    files = sample_package(capsys, tmp_path, monkeypatch)
+    files = qti21_package_files(capsys, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     real = files["imsmanifest.xml"]
     files["imsmanifest.xml"] = real + b"<!--" + bytes(1 << 20) + b"-->"
@@ -171,7 +160,7 @@ def test_a_symlink_out_of_a_package_folder_is_refused(capsys, project):
 
 
 def test_an_image_path_outside_the_package_is_reported_not_read(capsys, project, tmp_path, monkeypatch):
-    files = sample_package(capsys, tmp_path, monkeypatch)
+    files = qti21_package_files(capsys, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     item = "items/mla-c01-dev-layer-split-gpus.xml"
     files[item] = files[item].replace(b"<p>Which distributed", b'<p><img src="../../secret.txt" alt="x"/> Which distributed')

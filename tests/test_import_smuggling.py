@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring_helpers import make_project, run
+from authoring_helpers import make_project, qti21_package_files, run
 from conftest import REPO
 
 SECRET = "qlint-secret-5f2a9c"  # text of a file outside the source folder
@@ -253,7 +253,7 @@ def test_the_writer_escapes_a_package_part_and_every_scalar(brk):
 
 
 def test_a_qti_image_name_becomes_a_plain_file_name(capsys, project, tmp_path, monkeypatch):
-    files = exported_package(capsys, tmp_path, monkeypatch)
+    files = qti21_package_files(capsys, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     item = next(n for n in files if n.startswith("items/") and b"qlint-stem" in files[n])
     evil = "images/arch\u202e\ndifficulty.png"
@@ -269,16 +269,6 @@ def test_a_qti_image_name_becomes_a_plain_file_name(capsys, project, tmp_path, m
 
 
 # -- point 3: two zip entries for one file -------------------------------------------------------
-
-def exported_package(capsys, tmp_path: Path, monkeypatch) -> dict[str, bytes]:
-    """The files of a qti21 export of the sample bank."""
-    monkeypatch.chdir(REPO)
-    out = tmp_path / "real.zip"
-    code, _out, err = run(capsys, "export", "--format", "qti21", "--output", str(out))
-    assert code == 0, err
-    with zipfile.ZipFile(out) as zf:
-        return {name: zf.read(name) for name in zf.namelist()}
-
 
 def write_zip(path: Path, files: dict[str, bytes], extra: list[tuple[str, bytes]] = ()) -> None:
     import warnings
@@ -298,7 +288,7 @@ def write_zip(path: Path, files: dict[str, bytes], extra: list[tuple[str, bytes]
     ("items/x/../{base}", "zip entry 'items/x/../{base}' points outside the package"),  # refused as zip slip
 ])
 def test_two_zip_entries_for_one_file_are_refused(capsys, project, tmp_path, monkeypatch, second, shown):
-    files = exported_package(capsys, tmp_path, monkeypatch)
+    files = qti21_package_files(capsys, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     item = next(n for n in files if n.startswith("items/") and b"qlint-stem" in files[n])
     base = item.split("/", 1)[1]
@@ -330,7 +320,7 @@ def test_a_moodle_question_nested_too_deep_is_reported_not_imported_as_no_stem(c
 
 
 def test_a_qti_item_nested_too_deep_is_reported(capsys, project, tmp_path, monkeypatch):
-    files = exported_package(capsys, tmp_path, monkeypatch)
+    files = qti21_package_files(capsys, tmp_path, monkeypatch)
     monkeypatch.chdir(project)
     item = next(n for n in files if n.startswith("items/") and b"qlint-stem" in files[n])
     at = files[item].index(b'<div class="qlint-stem">') + len(b'<div class="qlint-stem">')
