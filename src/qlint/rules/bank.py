@@ -28,6 +28,11 @@ _STATS_SOURCE = ("Attali & Bar-Hillel (2003), J. Educ. Meas. 40(2); Bar-Hillel &
                  "Haladyna, Downing & Rodriguez (2002) guideline 20")
 
 
+def _more_pairs(n: int, noun: str, tail: str = "") -> str:
+    """"; 2 other questions at 0.6 or more": the rest of a finding's pairs, or nothing."""
+    return f"; {n} other {noun}{'s' if n > 1 else ''}{tail}" if n > 0 else ""
+
+
 def _where(e: BankEntry) -> str:
     return display_path(e.path)
 
@@ -287,7 +292,7 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
             continue
         j, score = copies[0]
         others = len(copies) - 1
-        more = f"; {others} other question{'s' if others > 1 else ''} at {warn_at:g} or more" if others else ""
+        more = _more_pairs(others, "question", f" at {warn_at:g} or more")
         keys = "" if keys_agree(questions[i], questions[j]) else "; their keys differ"
         yield Finding("/stem", f"near-duplicate of {questions[j].id!r} ({_where(questions[j])}): "
                                f"Jaccard {score:.2f} over stem and options{keys}{more}",
@@ -342,7 +347,7 @@ def template_sibling(bank: Bank, ctx) -> Iterator[Finding]:
             continue
         j, score = sibs[0]
         mine, theirs = distinguishing(questions[i], questions[j])
-        more = f"; {len(sibs) - 1} other sibling{'s' if len(sibs) > 2 else ''}" if len(sibs) > 1 else ""
+        more = _more_pairs(len(sibs) - 1, "sibling")
         yield Finding("/stem", f"template sibling of {questions[j].id!r} ({_where(questions[j])}): one frame "
                                f"(Jaccard {score:.2f}), but this stem asks about '{_words(mine)}' where that one "
                                f"asks about '{_words(theirs)}'{more}", path=questions[i].path)
@@ -396,10 +401,9 @@ def paraphrase(bank: Bank, ctx) -> Iterator[Finding]:
     questions, flags = bank.entries, bank.target_flags()
     texts = [" ".join([e.stem, *(text for _, text in e.keys)]).strip() for e in questions]
     best: dict[int, list[tuple[int, float]]] = {}
-    sets = None
+    sets: dict[int, frozenset[int]] = {}  # shingle sets, made only for the questions a pair names
     for a, b, score in paraphrase_pairs(texts, warn_at, bank.target_indexes()):
         qa, qb = questions[a], questions[b]
-        sets = sets if sets is not None else {}
         for x in (a, b):
             if x not in sets:
                 sets[x] = shingle_sets([questions[x]])[0]
@@ -411,7 +415,7 @@ def paraphrase(bank: Bank, ctx) -> Iterator[Finding]:
         if not flags[i]:
             continue
         j, score = pairs[0]  # paraphrase_pairs is best first
-        more = f"; {len(pairs) - 1} other question{'s' if len(pairs) > 2 else ''} at {warn_at:g} or more" if len(pairs) > 1 else ""
+        more = _more_pairs(len(pairs) - 1, "question", f" at {warn_at:g} or more")
         yield Finding("/stem", f"asks what {questions[j].id!r} ({_where(questions[j])}) asks, in other words: "
                                f"character n-gram cosine {score:.2f} over stem and key{more}", path=questions[i].path)
 
