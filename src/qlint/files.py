@@ -249,11 +249,13 @@ class Batch:
             missing.append(p)
             p = p.parent
         for d in reversed(missing):
+            # recorded before it exists: an interrupt between the two must not leave a folder
+            # the batch made but does not know of (discard's rmdir skips one never made)
+            self._made.append(d)
             try:
                 d.mkdir()
             except FileExistsError:
-                continue
-            self._made.append(d)
+                self._made.remove(d)
         self._known.update(missing)
         self._known.add(Path(path))
 
