@@ -373,3 +373,51 @@ def identity(q: Question) -> tuple[frozenset[str], ...]:
         common = frozenset.intersection(*[v for j, v in enumerate(words) if j != i]) if len(words) > 1 else frozenset()
         out.append(words[i] - common)
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# a rationale that denies what the question asks
+
+_SCOPE_END = re.compile(r"[,;:]|\b(?:but|and|while|whereas|rather than|instead of)\b", re.I)
+_CONSEQUENCE = re.compile(r"\b(?:so|therefore|thus|hence)\s+(?:it|this|they)\s*$", re.I)
+_OUTCOME_AGAINST = re.compile(
+    r"\b(?:an? anti-pattern|contradict(?:s|ing)? the (?:requirement|goal|need|principle|best practices?)"
+    r"|is not a valid)\b", re.I)
+NEGATION = re.compile(r"\b(?:not|no|never|without|cannot|neither|nor)\b|n't\b", re.I)
+_STRICT_PRONOUN = frozenset("it this they these".split())
+
+
+def _about(head: str, words: frozenset[str]) -> bool:
+    """The words before a negation name the option, or are a pronoun, or are empty ("X ..., and
+    does not ..."). Stricter than `_subject_is`: a head that opens with "the" is not a pronoun."""
+    toks = [t for t in head.split() if t not in (",", ":")]
+    if not toks:
+        return True
+    if toks[0].lower() in _STRICT_PRONOUN or toks[-1].lower() in _STRICT_PRONOUN:
+        return True
+    return bool({stem(t) for t in toks[:_SUBJECT_WINDOW]} & words)
+
+
+def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozenset[str]) -> str | None:
+    """The phrase if `text` says its option (named by `words`, or a pronoun) does not do what the
+    question asks (a negated predicate whose words include one of `asked`, the lead-in's words
+    that no option has: "... but does not store source code" under "Which service stores source
+    code?"), or denies the option's own statement (two or more of `own`, the option's words:
+    "AWS does not take care of patching" for "AWS takes care of patching"), or calls it an
+    anti-pattern or a contradiction of the requirement; else None. Negated burdens ("does not
+    require servers") are praise and do not count (`REFUTE`)."""
+    for c in clauses(text):
+        m = _OUTCOME_AGAINST.search(c)
+        if m and _clause_head(c, m.start()) is not None:
+            return m.group(0)
+        for m in REFUTE.finditer(c):
+            before = c[: m.start()]
+            head = _clause_head(c, m.start())
+            main = head is not None and _about(head, words)
+            if not main and not _CONSEQUENCE.search(before):
+                continue  # a subordinate clause describes something else ("so that a failure does not ...")
+            tail = _SCOPE_END.split(c[m.end():], maxsplit=1)[0]
+            said = option_words(tail)
+            if said & asked or (main and len(said & own) >= 2 and len(option_words(before) & own) <= 1):
+                return (m.group(0) + tail).strip()
+    return None

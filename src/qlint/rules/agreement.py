@@ -19,7 +19,7 @@ from qlint.rules.stem import negative_lead_words
 from qlint.text import same_text
 from qlint.prose.answers import argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
-from qlint.prose.stance import _CAMEL, VENDOR, claims, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.stance import _CAMEL, NEGATION, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
@@ -222,6 +222,61 @@ def rationale_stance(q: Question, ctx) -> Iterator[Finding]:
             said = claims(text, ident[o.index])
             if said:
                 yield Finding(f"{o.pointer}/rationale", f"distractor {o.id!r} has a rationale that claims it is correct ({said!r})")
+
+
+@rule(
+    "K019", "key-rationale-denies", "warning",
+    abstains=("true-false",),
+    source=_SOURCE + "; Haladyna, Downing & Rodriguez (2002), guideline 31 (plausible distractors, keyed answer defensible)",
+)
+def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
+    """A key's rationale says the key does not do what the question asks.
+
+    ## What it does
+    Reads each key's rationale for a negated predicate about the key (a clause whose subject is
+    the key, or "it"/"this", or a consequence "so it does not ...") and reports it when the
+    negated words include a word of the lead-in that no option has ("Which service stores source
+    code?" and "... but does not store source code"), or when the clause denies the key's own
+    statement ("AWS does not take care of patching" for the key "AWS takes care of patching"),
+    or when the rationale calls the key an anti-pattern or says it contradicts the requirement.
+    Negated burdens ("does not require servers", "no need to manage") are praise and pass, as do
+    negations in subordinate clauses ("so that a failure does not cascade") and explicit verdicts
+    against the key, which are K010's. NOT / EXCEPT lead-ins invert stances and are skipped;
+    True/False items, whose key "False" is a negation, are not judged.
+
+    ## Why it matters
+    Distractor reasons say why an option does not meet the need. When such a reason sits on the
+    key, the key moved (or was never right): learners are told the keyed answer fails the
+    question they were asked.
+
+    ## Example
+    ```yaml
+    stem: Which AWS service stores and versions private source code?
+    options:
+      - id: codebuild
+        text: AWS CodeBuild
+        correct: true
+        rationale: CodeBuild compiles and tests code, but does not store source code repositories.
+    ```
+
+    ## Fix
+    Move `correct: true` to the option that meets the need, or rewrite the rationale if the key is
+    right.
+    """
+    if negative_stem(q):
+        return
+    asked = option_words(lead_in(q.stem)).difference(*(option_words(o.text) for o in q.options))
+    ident = identity(q)
+    for o in q.keys:
+        text = _rationale(o)
+        if text is None or _YES_NO.match(o.text) or NEGATION.search(o.text):
+            continue  # no reason (K001), a Yes/No option, or an option that is itself a negation
+        if rejects(text, ident[o.index]):
+            continue  # an explicit verdict against the key: K010's finding
+        said = denies(text, ident[o.index], asked, option_words(o.text))
+        if said:
+            yield Finding(f"{o.pointer}/rationale",
+                          f"the key {o.id!r} has a rationale that says it does not do what the question asks ({said!r})")
 
 
 @rule(
