@@ -11,22 +11,21 @@ from conftest import require_shared, script
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
 TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
 
-# "Caught" counts default rules only (K003, K010, K011, K013, K014, K019; K004, K012, K015 are preview). Where default
-# rules do not reach the target, these floors hold the preview-inclusive rate (measured on this
-# branch, a few points below) so the gap does not widen; docs/rules-design.md states it.
-# K012, which catches pasted explanations, is preview since issue 23 (judged 0 of 31 true on
-# casimedicos-arg, where explanations name the options by synonym or drug class): its catches
-# are held here, preview included (sample bank 100%, snts42 ~91%, kananinirav ~88%).
+# "Caught" counts default rules only (K003, K010, K011, K013, K014, K019, and K012 where the options
+# carry reasons; K004, K015 and K012 on items without reasons are preview). Where default rules do
+# not reach the target, these floors hold the preview-inclusive rate (measured, a few points
+# below) so the gap does not widen; docs/rules-design.md states it.
 PREVIEW_FLOORS = {
-    ("snts42-cloudcertprep", "key-moved"): 0.42,
+    ("snts42-cloudcertprep", "key-moved"): 0.52,
     ("kananinirav-clf-c02", "key-moved"): 0.52,
     ("kananinirav-clf-c02", "foreign-expl"): 0.85,
-    ("snts42-cloudcertprep", "foreign-expl"): 0.88,
-    ("sample-bank", "foreign-expl"): 0.95,
+    ("snts42-cloudcertprep", "foreign-expl"): 0.87,
 }
-# K019 (a key's rationale that says it does not do what the question asks) catches a third of
-# snts42's moved keys by default (36.7% on this 500-question sample, 32.9% on all 1,070): held.
-DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.33}
+# Default rules below the target, held at what they reach on this 500-question sample: K019 on
+# snts42's moved keys (36.7%; 32.9% on all 1,070), K012 on its pasted explanations (76.5%; 77.4%
+# on all, the rest mostly on snts42 items whose options carry no reasons, where K012 is preview).
+DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.33,
+                                                ("snts42-cloudcertprep", "foreign-expl"): 0.72}
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.
 CLEAN_CEILING = {"snts42-cloudcertprep": 0.05}

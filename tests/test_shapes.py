@@ -250,3 +250,53 @@ def test_t001_is_preview_on_clue_stems(tmp_path):
     assert S.CLUE in S.shapes(Question(str(path), item))
     assert "T001" not in codes()
     assert "T001" in codes(preview=True) and "T001" in codes(select=["T001"])
+
+
+# --- no-reasons ---------------------------------------------------------------------------------
+
+def _reasoned(*reasons: str | None) -> Question:
+    data = {"type": "single", "stem": "Which service stores objects?",
+            "options": [{"id": f"o{i}", "text": f"Service {i}", "correct": i == 0,
+                         **({"rationale": r} if r is not None else {})} for i, r in enumerate(reasons)]}
+    return Question("q.yaml", data)
+
+
+@pytest.mark.parametrize("reasons, expected", [
+    ((None, None, None, None), True),
+    (("It stores objects.", None, None, None), True),
+    (("It stores objects.", "  ", None, "It queues messages."), False),
+    (("It stores objects.", "It queues messages.", "It sends mail."), False),
+])
+def test_no_reasons(reasons, expected):
+    assert (S.NO_REASONS in S.shapes(_reasoned(*reasons))) is expected
+
+
+def test_k012_is_default_where_options_carry_reasons_and_preview_elsewhere(tmp_path):
+    # an explanation pasted from another question: reported by default when the options carry
+    # reasons (their words tell a paste from a synonym), only in preview mode when they do not
+    pasted = "Lifecycle policies move infrequently read objects to a cheaper storage class after thirty days of no access."
+    base = {"format": 1, "id": "k012-shape", "exam": "MLA-C01", "domain": "model-development", "type": "single",
+            "status": "published", "stem": "A transformer exceeds one GPU's memory. Which strategy splits its layers?",
+            "trap": "Candidates pick data parallelism by habit.", "explanation": pasted,
+            "options": [{"id": "data", "text": "Data parallelism", "correct": False,
+                         "rationale": "Every GPU holds a full replica of the weights.", "right_when": "It fits on one GPU."},
+                        {"id": "model", "text": "Model parallelism", "correct": True,
+                         "rationale": "It places the layers on different GPUs."},
+                        {"id": "tuning", "text": "Hyperparameter search", "correct": False,
+                         "rationale": "Each tuning job trains a full copy.", "right_when": "The learning rate is unknown."}]}
+
+    def codes(item, **kw):
+        path = tmp_path / "q.yaml"
+        path.write_text(yaml.safe_dump(item), encoding="utf-8")
+        s = make_settings(load_config(REPO), **kw)
+        load_exams(s)
+        return [d.code for d in check_file(str(path), s).diagnostics]
+
+    assert "K012" in codes(base)
+    bare = dict(base, options=[{k: v for k, v in o.items() if k != "rationale"} for o in base["options"]])
+    assert S.NO_REASONS in S.shapes(Question("q.yaml", bare))
+    assert "K012" not in codes(bare) and "K012" in codes(bare, preview=True)
+    # the writer's own words: an explanation that shares the reasons' words is this question's
+    own = dict(base, explanation="Each GPU then holds only part of the weights, because the layers sit on different GPUs "
+                                 "rather than a full replica on every one.")
+    assert "K012" not in codes(own)

@@ -26,6 +26,8 @@ The shapes, computed once per question (`shapes(q)`):
   moons.", or that opens with a personal pronoun ("He was the lawyer who won the case.").
 - `select-n`: more than one answer is expected: a `multiple` question, more than one key, or a
   stem that asks for N (N >= 2) answers ("Choose TWO", "Which three ...", "Elige dos").
+- `no-reasons`: fewer than half of the options (steps, prompts) carry a rationale: the item
+  gives the writer's own words for its options only in their texts and the explanation.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ NUMERIC = "numeric"
 STATEMENT = "statement"
 CLUE = "clue"
 SELECT_N = "select-n"
-SHAPES = (TRUE_FALSE, CODE_STEM, CODE_OPTIONS, NUMERIC, STATEMENT, CLUE, SELECT_N)
+NO_REASONS = "no-reasons"
+SHAPES = (TRUE_FALSE, CODE_STEM, CODE_OPTIONS, NUMERIC, STATEMENT, CLUE, SELECT_N, NO_REASONS)
 
 DESCRIPTIONS = {
     TRUE_FALSE: "two options that are a true/false or yes/no pair (in any of 20 languages)",
@@ -54,6 +57,7 @@ DESCRIPTIONS = {
     STATEMENT: "the stem states rather than asks (no question, task or completion)",
     CLUE: "a statement stem that points at the answer with 'this ...'",
     SELECT_N: "more than one answer is expected (multiple type, several keys, 'choose N')",
+    NO_REASONS: "fewer than half of the options carry a rationale",
 }
 
 # (true word, false word) per language; a pair counts when both options come from one row.
@@ -278,4 +282,7 @@ def shapes(q: Question) -> frozenset[str]:
             found.add(CLUE)
     if q.type == "multiple" or len(q.keys) > 1 or asks_for_several(q.stem):
         found.add(SELECT_N)
+    reasons = sum(1 for o in q.options if isinstance(o.rationale, str) and o.rationale.strip())
+    if 2 * reasons < len(q.options):
+        found.add(NO_REASONS)
     return frozenset(found)

@@ -377,9 +377,10 @@ def _is_name(toks: list[str], words: frozenset[str]) -> bool:
 @rule(
     "K012", "foreign-explanation", "warning", types=ITEM_TYPES,
     source=_SOURCE,
-    # judged 0 of 31 true on casimedicos-arg (tune 20, report 11): clinical explanations name the
-    # options by synonym or drug class; no item shape sets those questions apart, so preview overall
-    preview=True,
+    # judged 0 of 31 true on casimedicos-arg (tune 20, report 11), whose items give no per-option
+    # reasons: clinical explanations name the options by synonym or drug class. Where the options
+    # carry reasons, an explanation that shares their words is this question's: default there.
+    preview_on=("no-reasons",),
     # code and True/False options carry no words an explanation would share (judged 0 of 15 on
     # lydiahallie's code items before this declaration)
     abstains=("code-stem", "code-options", "true-false"),
@@ -399,7 +400,10 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     question defines as "Long Name (LN)", the vendor's initials as in "AMI"), by two of the words only
     its text has as written (or all of them) even when the stem uses them too, by a name written
     with or without its hyphen ("HER-2"), or by its letter or number ("Option 3 is correct",
-    "Answer: E", "la respuesta correcta es la 4"). Code and True/False items are not read:
+    "Answer: E", "la respuesta correcta es la 4"). An explanation that shares a fifth of its words
+    with the options' rationales is the same writer's and passes: it may name the key by a
+    synonym the rationales use. Items whose options carry no rationales (`no-reasons`) give no
+    such evidence: there the rule runs only in preview mode. Code and True/False items are not read:
     their options have no words to share. The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
 
     ## Why it matters
@@ -425,6 +429,8 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     words = text_keys(text)
     if len(words) < _FOREIGN_MIN_WORDS:
         return
+    if _shares_the_reasons(q, words):
+        return  # the writer's own words for the options: a synonym of the key, not a paste
     shared = len(words & question_keys(q))
     # the word share first: it is cheap and clears nearly every explanation
     if shared < _FOREIGN_SHARE * len(words) and not _names_an_option(q, text):
@@ -435,6 +441,16 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
           and not _names_an_option(q, text)):
         yield Finding("/explanation", "the explanation holds no word that sets an option apart from the others, "
                                       "nor any option's name: was it written for another question?")
+
+
+_REASON_SHARE = 1 / 5
+
+
+def _shares_the_reasons(q: Question, words: frozenset[str]) -> bool:
+    """The explanation shares a fifth of its words with the options' rationales: the same writer
+    naming the options in the same words (a pasted explanation shares few with another item's)."""
+    said = frozenset().union(*(text_keys(o.rationale) for o in q.options if o.rationale))
+    return len(words & said) >= _REASON_SHARE * len(words)
 
 
 def _misses_every_option(q: Question, words: frozenset[str]) -> bool:
