@@ -401,7 +401,7 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     its text has as written (or all of them) even when the stem uses them too, by a name written
     with or without its hyphen ("HER-2"), or by its letter or number ("Option 3 is correct",
     "Answer: E", "la respuesta correcta es la 4"). An explanation that shares a fifth of its words
-    with the options' rationales is the same writer's and passes: it may name the key by a
+    with the options' rationales (the stem's words aside) is the same writer's and passes: it may name the key by a
     synonym the rationales use. Items whose options carry no rationales (`no-reasons`) give no
     such evidence: there the rule runs only in preview mode. Code and True/False items are not read:
     their options have no words to share. The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
@@ -447,9 +447,10 @@ _REASON_SHARE = 1 / 5
 
 
 def _shares_the_reasons(q: Question, words: frozenset[str]) -> bool:
-    """The explanation shares a fifth of its words with the options' rationales: the same writer
-    naming the options in the same words (a pasted explanation shares few with another item's)."""
-    said = frozenset().union(*(text_keys(o.rationale) for o in q.options if o.rationale))
+    """The explanation shares a fifth of its words with the options' rationales, the stem's words
+    left out: the same writer naming the options in the same words. A paste from the same domain
+    shares the domain's words (the stem's: "GPU", "memory"), rarely the reasons' own."""
+    said = frozenset().union(*(text_keys(o.rationale) for o in q.options if o.rationale)) - text_keys(q.stem)
     return len(words & said) >= _REASON_SHARE * len(words)
 
 
