@@ -141,6 +141,22 @@ def test_gift_html_texts_become_markdown_and_moodle_marks_give_id_and_tags(capsy
     assert schema_errors(project, path) == []
 
 
+def test_gift_plain_feedback_gives_right_when_and_why_chosen_as_a_page_does(capsys, project):
+    (project / "plain.gift").write_text(
+        "::Split layers::Which strategy splits a model's layers across GPUs? {\n"
+        "  =Model parallelism #Correct\\: each GPU holds some layers.\n"
+        "  ~Data parallelism #Every GPU holds all weights. It is tempting because it is the usual way to scale, "
+        "and would be the right choice for a model that fits on one GPU.\n"
+        "  ####Only model parallelism lowers the memory per GPU.\n}\n", encoding="utf-8")
+    run(capsys, "import", "--from", "gift", "plain.gift", "--exam", "MLA-C01", "--domain", "model-development")
+    (path,) = (project / "bank/mla-c01/model-development").glob("*.yaml")
+    wrong = yaml.safe_load(path.read_text(encoding="utf-8"))["options"][1]
+    assert wrong == {"id": "data-parallelism", "text": "Data parallelism", "correct": False,
+                     "rationale": "Every GPU holds all weights.",
+                     "right_when": "It would be the right choice for a model that fits on one GPU.",
+                     "why_chosen": "It is tempting because it is the usual way to scale."}
+
+
 def test_existing_files_are_not_overwritten_without_force(capsys, project):
     args = ["import", "--from", "gift", str(FIXTURES / "sample.gift")]
     run(capsys, *args)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer, match_exam
 from qlint.importers._gift_html import HtmlTexts
+from qlint.importers._rationale import split_rationale
 from qlint.importers._text import TooDeep
 from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, placeholder, question, stem_words
 
@@ -355,6 +356,11 @@ def read_gift(job: ImportJob) -> ImportResult:
                 entry.update(o["parts"])
             elif o["rationale"]:
                 entry["rationale"] = o["rationale"]
+            unlabelled = {"right_when", "why_chosen"} - set(entry)
+            if not entry["correct"] and entry.get("rationale") and len(unlabelled) == 2:  # plain feedback, as on a page
+                rest, moved = split_rationale(entry["rationale"], unlabelled)
+                if moved and rest:
+                    entry.update(rationale=rest, **moved)
             options.append(entry)
         data = {"format": 1}
         words = parsed["title"] or stem_words(parsed["stem"], [o["text"] for o in opts])
