@@ -125,10 +125,15 @@ FIRST_MISTAKES = [
      ["the text of 'text' contains ': '", "quote this text", "the parser stopped here: mapping values are not allowed here"]),
     ("    correct: false", "\tcorrect: false", (0, 1),
      ["indented with a tab", "indent with spaces", "found character '\\t' that cannot start any token"]),
+    ("    text: Data parallelism", "    text: Data parallelism:", (0, 27),
+     ["the text of 'text' contains a ':' at the end of the line", "quote this text"]),
+    ("    text: Data parallelism", '    text: "Data" parallelism', (0, 11),
+     ["the text of 'text' starts with a quote, so it ends at the closing quote", "quote the whole text",
+      "the parser stopped at "]),
 ]
 
 
-@pytest.mark.parametrize("prefix, new, at, words", FIRST_MISTAKES, ids=["double-quote", "single-quote", "colon", "tab"])
+@pytest.mark.parametrize("prefix, new, at, words", FIRST_MISTAKES, ids=["double-quote", "single-quote", "colon", "tab", "colon-at-end", "text-after-quote"])
 def test_a_first_mistake_gets_plain_advice_where_it_was_made(prefix, new, at, words):
     line = _numbered(prefix)
     err = _error(_with(line, new))

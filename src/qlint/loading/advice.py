@@ -33,12 +33,28 @@ def colon(text: str, line: int, col: int) -> tuple[int, int, str] | None:
     if col - 1 >= len(row) or row[col - 1] != ":":
         return None
     key = _KEY_AT.match(row)
+    mark = "': '" if row[col:col + 1] in (" ", "\t") else "a ':' at the end of the line"
     if key is not None and key.end() <= col - 1:
-        where = f"the text of '{key[1]}' contains ': '"
+        where = f"the text of '{key[1]}' contains {mark}"
     else:
-        where = "this line continues the plain text above it, and its ': '"
+        where = f"this line continues the plain text above it, and its {mark}"
     return line, col, (f"{where}, which YAML reads as the start of a new key: quote this text "
                        "(put it in double quotes) or write it as a block ('key: |' and the text on the next lines)")
+
+
+def after_quote(text: str, line: int, col: int) -> tuple[int, int, str] | None:
+    """`text: "Data parallelism" is here`: a value that opens with a quote ends at the closing one,
+    and the parser stops at the words after it."""
+    row = _line(text, line)
+    before = row[:col - 1].rstrip(" ")
+    key = _KEY_AT.match(row)
+    if not before or before[-1] not in "\"'" or key is None or row[key.end():key.end() + 1] != before[-1] \
+            or key.end() >= len(before) - 1:
+        return None
+    return line, key.end() + 1, (
+        f"the text of '{key[1]}' starts with a quote, so it ends at the closing quote and YAML cannot read the "
+        "words after it: quote the whole text (single quotes around a text with double quotes in it) or write "
+        "it as a block ('key: |' and the text on the next lines)")
 
 
 def unclosed_quote(text: str, line: int) -> tuple[int, int, str] | None:

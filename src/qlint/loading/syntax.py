@@ -20,7 +20,8 @@ def syntax_error(text: str, exc: FastPathError) -> LoadError:
     hint = advice.tab(text, line, col) or advice.unclosed_quote(text, line)
     if hint is None:
         slip = find_slip(text, line)
-        hint = (slip.line, slip.col, f"bad indentation: {slip.hint}") if slip else advice.colon(text, line, col)
+        hint = (slip.line, slip.col, f"bad indentation: {slip.hint}") if slip else \
+            advice.colon(text, line, col) or advice.after_quote(text, line, col)
     if hint is None:
         return LoadError("Y001", message, line, col)
     at, at_col, words = hint
