@@ -70,6 +70,14 @@ def test_missing_path_exits_2(capsys, in_repo, tmp_path):
     assert code == 2 and "Y010" in out
 
 
+@pytest.mark.parametrize("fmt", ["text", "github", "markdown"])
+def test_a_missing_folder_is_not_counted_as_a_file(capsys, in_repo, tmp_path, fmt):
+    """`qlint check missing/` said "Found 1 problem (1 error) in 1 of 0 files" (issue 28 point 8)."""
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", fmt, str(tmp_path / "missing") + "/")
+    assert code == 2 and "no such file or directory" in out, out
+    assert "of 0" not in out and "Found 1 problem (1 error); no file checked." in out, out
+
+
 def test_unknown_rule_in_select_names_the_closest(capsys, in_repo):
     code, _, err = run(capsys, "check", "--select", "K0001")
     assert code == 2 and "unknown rule" in err

@@ -96,7 +96,7 @@ def test_syntax_error_is_reported_and_bytes_unchanged(capsys, tmp_path, monkeypa
     good.write_text(MESSY, encoding="utf-8")
     code, _out, err = run(capsys, "format", "bank")
     assert code == 2
-    assert "bank/broken.yaml:5:1: Y001" in err
+    assert "bank/broken.yaml:3:7: Y001 unclosed quote" in err  # where the quote opens (issue 28 point 8)
     assert f.read_bytes() == broken
     assert good.read_text(encoding="utf-8") != MESSY  # the readable file is still formatted
 

@@ -118,6 +118,45 @@ def test_gift_multichoice_with_feedback(capsys, project):
         assert schema_errors(project, f) == []
 
 
+def test_gift_html_texts_become_markdown_and_moodle_marks_give_id_and_tags(capsys, project):
+    """An `[html]` GIFT question from anywhere (not only qlint's export) is read as HTML, not kept as
+    markup with a "review it" note; `// [id:…] [tag:…]` are Moodle's idnumber and tags (issue 28 point 9)."""
+    (project / "html.gift").write_text(
+        "$CATEGORY: $course$/MLA-C01/ML Model Development\n\n"
+        "// [id:mla-c01-dev-html-question] [tag:gpu] [tag:Model Parallel]\n"
+        "::Layers::[html]<p>Which strategy splits <b>layers</b> across GPUs?</p>{\n"
+        "  =<code>model</code> parallelism#<p>It places layers on different GPUs.</p>\n"
+        "  ~Data parallelism#<p>Every GPU holds <em>all</em> weights.</p>\n"
+        "  ####<p>Only model parallelism lowers the memory per GPU.</p>\n}\n", encoding="utf-8")
+    code, _out, err = run(capsys, "import", "--from", "gift", "html.gift")
+    assert "the stem is HTML" not in err and "tag 'Model Parallel' became 'model-parallel'" in err, err
+    path = project / "bank/mla-c01/model-development/dev-html-question.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert data["id"] == "mla-c01-dev-html-question" and data["tags"] == ["gpu", "model-parallel"]
+    assert data["stem"] == "Which strategy splits **layers** across GPUs?"
+    assert [(o["text"], o.get("rationale")) for o in data["options"]] == [
+        ("`model` parallelism", "It places layers on different GPUs."), ("Data parallelism", "Every GPU holds *all* weights.")]
+    assert data["explanation"] == "Only model parallelism lowers the memory per GPU."
+    assert "source comment: [id:" not in path.read_text(encoding="utf-8")  # the marks became fields
+    assert schema_errors(project, path) == []
+
+
+def test_gift_plain_feedback_gives_right_when_and_why_chosen_as_a_page_does(capsys, project):
+    (project / "plain.gift").write_text(
+        "::Split layers::Which strategy splits a model's layers across GPUs? {\n"
+        "  =Model parallelism #Correct\\: each GPU holds some layers.\n"
+        "  ~Data parallelism #Every GPU holds all weights. It is tempting because it is the usual way to scale, "
+        "and would be the right choice for a model that fits on one GPU.\n"
+        "  ####Only model parallelism lowers the memory per GPU.\n}\n", encoding="utf-8")
+    run(capsys, "import", "--from", "gift", "plain.gift", "--exam", "MLA-C01", "--domain", "model-development")
+    (path,) = (project / "bank/mla-c01/model-development").glob("*.yaml")
+    wrong = yaml.safe_load(path.read_text(encoding="utf-8"))["options"][1]
+    assert wrong == {"id": "data-parallelism", "text": "Data parallelism", "correct": False,
+                     "rationale": "Every GPU holds all weights.",
+                     "right_when": "It would be the right choice for a model that fits on one GPU.",
+                     "why_chosen": "It is tempting because it is the usual way to scale."}
+
+
 def test_existing_files_are_not_overwritten_without_force(capsys, project):
     args = ["import", "--from", "gift", str(FIXTURES / "sample.gift")]
     run(capsys, *args)

@@ -70,6 +70,22 @@ def test_imported_seed_id_and_file_name_do_not_give_the_answer_away(tmp_path, mo
     assert _words(path.stem) <= _words(data["stem"])  # the name comes from the stem
 
 
+def test_imported_seed_puts_when_it_would_be_right_and_why_it_tempts_in_their_fields(tmp_path, monkeypatch, capsys):
+    """The seed's distractors say both inside the rationale, without the labels (issue 28 point 9):
+    each such sentence moves to right_when or why_chosen, and the rest of the rationale stays."""
+    path = _import_seed(tmp_path, monkeypatch, capsys)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    wrong = [o for o in data["options"] if not o["correct"]]
+    assert len(wrong) == 3 and all(o.get("right_when") and o.get("rationale") for o in wrong), wrong
+    assert sum(1 for o in wrong if o.get("why_chosen", "").startswith("It is tempting because ")) == 1, wrong
+    assert any(o["right_when"].startswith("It would be the correct choice when ") for o in wrong), wrong
+    for o in data["options"]:
+        for phrase in ("would be the correct choice", "would be the right choice", "is tempting because", "suits scenarios"):
+            assert phrase not in o.get("rationale", ""), (o["id"], o["rationale"])
+    assert "right_when" not in next(o for o in data["options"] if o["correct"])
+    assert not [d for d in _diagnostics(tmp_path, path) if str(d.severity) == "error"]
+
+
 def test_gift_question_without_a_title_is_named_from_its_stem(tmp_path, monkeypatch, capsys):
     make_project(tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -99,8 +115,8 @@ def test_seed_markdown_folds_the_answer_below_the_choices(tmp_path, monkeypatch,
     assert rest.index("- **D.** Model parallelism") < rest.index("<details>")
     for part in ("## Correct answer & explanation", "## Option-by-option breakdown", "Why this is correct"):
         assert part in folded and part not in rest.replace(folded, "")
-    # the seed has no "why learners choose it": the intro does not promise it
-    assert "For each option: why it is or isn't the right answer here." in folded
+    # the seed says why one distractor tempts ("It is tempting because ..."): the intro promises it
+    assert "For each option: why learners choose it and why it is or isn't the right answer here." in folded
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html", "moodle", "gift", "canvas", "qti21", "qti30"])

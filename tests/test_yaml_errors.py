@@ -110,3 +110,45 @@ def test_every_command_explains_the_slip_the_same_way(tmp_path, capsys, in_repo,
     found = [ln for ln in (out + err).splitlines() if " Y001 " in ln]
     assert len(found) == 1 and found[0].startswith(f"{path}:{line}:5: Y001 bad indentation: this line is indented 4 spaces")
     assert path.read_text(encoding="utf-8") == text
+
+
+# The first mistakes of a new author (issue 28 point 8): plain advice before the parser's words,
+# at the place the author got wrong. Positions for more shapes: tests/cases/Y001.yaml.
+FIRST_MISTAKES = [
+    # (line prefix, its replacement, expected (line offset from it, col), words the message holds)
+    ("    text: Data parallelism", '    text: "Data parallelism', (0, 11),
+     ['unclosed quote: the double quote (") that opens this text is not closed on this line',
+      "up to the end of the file", "close the quote", "the parser stopped at "]),
+    ("    text: Data parallelism", "    text: 'Data parallelism", (0, 11),
+     ["unclosed quote: the single quote (')", "close the quote"]),
+    ("    text: Data parallelism", "    text: Data parallelism: split the batch", (0, 27),
+     ["the text of 'text' contains ': '", "quote this text", "the parser stopped here: mapping values are not allowed here"]),
+    ("    correct: false", "\tcorrect: false", (0, 1),
+     ["indented with a tab", "indent with spaces", "found character '\\t' that cannot start any token"]),
+    ("    text: Data parallelism", "    text: Data parallelism:", (0, 27),
+     ["the text of 'text' contains a ':' at the end of the line", "quote this text"]),
+    ("    text: Data parallelism", '    text: "Data" parallelism', (0, 11),
+     ["the text of 'text' starts with a quote, so it ends at the closing quote", "quote the whole text",
+      "the parser stopped at "]),
+]
+
+
+@pytest.mark.parametrize("prefix, new, at, words", FIRST_MISTAKES, ids=["double-quote", "single-quote", "colon", "tab", "colon-at-end", "text-after-quote"])
+def test_a_first_mistake_gets_plain_advice_where_it_was_made(prefix, new, at, words):
+    line = _numbered(prefix)
+    err = _error(_with(line, new))
+    assert (err.line, err.col) == (line + at[0], at[1]), err.message
+    for word in words:
+        assert word in err.message, err.message
+
+
+def test_a_quoted_text_over_several_lines_is_not_taken_for_an_unclosed_quote():
+    """A quote that closes lines later, its lines indented under the key, is valid YAML; an error
+    after it stays where the parser found it."""
+    line = _numbered("    text: Data parallelism")
+    text = _with(line, '    text: "Data\n      parallelism"')
+    slip = _numbered("    correct: false") + 1
+    lines = text.split("\n")
+    lines[slip - 1] = " " + lines[slip - 1]
+    err = _error("\n".join(lines))
+    assert "unclosed quote" not in err.message and err.line == slip, err.message

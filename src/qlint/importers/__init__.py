@@ -62,14 +62,16 @@ class Importer:
     suffixes: tuple[str, ...] = ()  # files taken from a SOURCE folder
     reads: str = "text"  # "text" (decoded UTF-8), "bytes", or "package" (SOURCE itself: a zip or a folder)
     single: bool = False  # a source file holds one question: read at most max-file-bytes of it
+    not_carried: str = ""  # what the format never holds, said once per import rather than per question
 
 
 IMPORTERS: Registry[Importer] = Registry("import format", "qlint.importers")
 
 
-def importer(name: str, description: str, suffixes: tuple[str, ...] = (), reads: str = "text", single: bool = False):
+def importer(name: str, description: str, suffixes: tuple[str, ...] = (), reads: str = "text", single: bool = False,
+             not_carried: str = ""):
     def deco(fn: Callable[[ImportJob], ImportResult]) -> Callable[[ImportJob], ImportResult]:
-        IMPORTERS.add(name, Importer(name, description, fn, suffixes, reads, single))
+        IMPORTERS.add(name, Importer(name, description, fn, suffixes, reads, single, not_carried))
         return fn
 
     return deco

@@ -8,7 +8,9 @@ Layout, in order (headings on their own lines; "⚠" and case do not matter):
     Correct answer & explanation / ✓ / <key text> / <explanation paragraphs>
     Option-by-option breakdown / then per option: ✓ or ✗ / <option text> /
         "Why this is correct" or "Why it's wrong here" / <rationale>
-        (optional labels: "Why learners choose it", "When it would be right")
+        (optional labels: "Why learners choose it", "When it would be right"; without them, a
+        distractor's "It would be the correct choice when ..." and "It is tempting because ..."
+        sentences move from the rationale to right_when and why_chosen: `_rationale`)
     Go deeper / <"Title — URL" lines, or a title line then a URL line>
     Related to this question / <question ids>
 The page's own interface text ("Why each option matters", "Answer analysis", the instructions
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 
 from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importer
+from qlint.importers._rationale import split_rationale
 from qlint.importers.common import option_ids, place, placeholder, question, stem_words
 
 EXAM = re.compile(r"[A-Z0-9][A-Z0-9-]{1,31}", re.I)
@@ -180,6 +183,11 @@ def _breakdown(lines: list[tuple[int, str]], q: Imported) -> list[dict]:
         for k, ls in fields.items():
             if _paragraphs(ls):
                 o[k] = _paragraphs(ls)
+        unlabelled = {"right_when", "why_chosen"} - set(o)
+        if not o["correct"] and o.get("rationale") and unlabelled:  # "It would be the correct choice when ..."
+            rest, moved = split_rationale(o["rationale"], unlabelled)
+            if moved and rest:
+                o.update(rationale=rest, **moved)
     return [o for o in options if o.get("text")]
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # jsonschema is imported only to explain a failure (~50 ms sa
 from qlint.diagnostic import Fix
 from qlint.loading.positions import join_pointer
 from qlint.loading.schema_fixes import fix_for
+from qlint.loading.schema_words import misplaced_field, pattern_words
 
 SCHEMAS = ("question", "exam", "case", "config")
 
@@ -121,7 +122,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _messages(err: ValidationError) -> list[tuple[str, str, bool]]:
+def _messages(err: ValidationError, root: dict[str, Any]) -> list[tuple[str, str, bool]]:
     """(pointer, message, at_key) for one jsonschema error."""
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         path = list(err.absolute_path)
@@ -132,6 +133,8 @@ def _messages(err: ValidationError) -> list[tuple[str, str, bool]]:
             hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
             out.append((join_pointer(path + [key]), f"unknown field {key!r}{hint}", True))
         return out
+    if err.validator == "not" and isinstance(err.validator_value, dict) and "anyOf" in err.validator_value:
+        return _misplaced(err, root)
     return [_message(err)]
 
 
@@ -153,6 +156,8 @@ def _message(err: ValidationError) -> tuple[str, str, bool]:
     if v == "required":
         missing = [m for m in err.validator_value if isinstance(inst, dict) and m not in inst]
         where = "the document" if not path else pointer
+        if "then" in err.schema_path and isinstance(inst, dict) and isinstance(inst.get("type"), str):
+            where += f" (type: {inst['type']} needs {'them' if len(missing) > 1 else 'it'})"
         return pointer, f"missing required field{'s' if len(missing) > 1 else ''} {', '.join(repr(m) for m in missing)} in {where}", False
     if v == "enum":
         choices = ", ".join(str(c) for c in err.validator_value)
@@ -163,7 +168,10 @@ def _message(err: ValidationError) -> tuple[str, str, bool]:
         return pointer, f"{field}: expected {err.validator_value!r}, got {_short(inst)}", False
     if v == "pattern":
         hint = "; it ends with a line break" if isinstance(inst, str) and inst.endswith(("\n", "\r")) else ""
-        return pointer, f"{field}: {_short(inst)} is not in the expected form ({shown_pattern(err.validator_value)}){hint}", False
+        form = pattern_words(shown_pattern(err.validator_value)) or shown_pattern(err.validator_value)
+        example = (err.schema.get("examples") or [None])[0]
+        like = f", like {example!r}" if isinstance(example, str) else ""
+        return pointer, f"{field}: {_short(inst)} is not in the expected form ({form}{like}){hint}", False
     if v == "minLength":
         return pointer, f"{field}: must not be empty", False
     if v in ("minItems", "maxItems"):
@@ -176,7 +184,23 @@ def _message(err: ValidationError) -> tuple[str, str, bool]:
     if v == "not" and isinstance(err.validator_value, dict) and list(err.validator_value) == ["required"]:
         key = err.validator_value["required"][0]
         return join_pointer(path + [key]), f"field {key!r} is not allowed here (only with type: multiple)", True
-    return pointer, f"{field}: {err.message}", False
+    return pointer, f"{field}: {_capped(err.message)}", False
+
+
+def _capped(message: str, limit: int = 200) -> str:
+    """jsonschema's own words quote the whole value: a whole question's dict on one line."""
+    return message if len(message) <= limit else message[:limit - 3] + "..."
+
+
+def _misplaced(err: ValidationError, root: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    """A type's `not: {anyOf: [{required: [f]}, ...]}`: one message per field it does not use."""
+    keys = [k for alt in err.validator_value.get("anyOf", []) for k in alt.get("required", [])]
+    if not isinstance(err.instance, dict) or not keys:
+        return [_message(err)]
+    expected = list(err.schema.get("required", []))
+    path = list(err.absolute_path)
+    return [(join_pointer(path + [k]), misplaced_field(k, err.instance, expected, root), True)
+            for k in keys if k in err.instance]
 
 
 def _leaves(err: ValidationError) -> Iterator[ValidationError]:
@@ -195,7 +219,13 @@ def validate(kind: str, data: Any) -> list[SchemaError]:
     out: dict[tuple[str, str], SchemaError] = {}
     for err in val.iter_errors(data):
         for leaf in _leaves(err):
-            for pointer, message, at_key in _messages(leaf):
+            for pointer, message, at_key in _messages(leaf, schema(kind)):
                 fix = fix_for(pointer, leaf.instance, data, leaf.validator_value) if kind == "question" and leaf.validator == "pattern" else None
+                if fix is not None:
+                    message += f"; `qlint check --fix{'' if fix.safe else ' --unsafe-fixes'}` can {fix.description}"
                 out.setdefault((pointer, message), SchemaError(pointer, message, at_key, fix))
-    return sorted(out.values(), key=lambda e: e.pointer)
+    # what the schema says inside a field the type does not use ('options' of an ordering
+    # question: "missing 'correct'" per item) is noise once the field itself is reported
+    unused = [e.pointer for e in out.values() if e.message.startswith("field ") and " is not used by type: " in e.message]
+    kept = [e for e in out.values() if not any(e.pointer.startswith(u + "/") for u in unused)]
+    return sorted(kept, key=lambda e: e.pointer)

@@ -79,7 +79,8 @@ def markdown_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     lines = ["## qlint", "", escape(summary(diagnostics, ctx.files_checked))]
     if diagnostics:
         files = len({d.path for d in diagnostics})
-        lines[2] = f"**{plural(len(diagnostics), 'problem')}** in {plural(files, 'file')} of {ctx.files_checked} checked."
+        if files <= ctx.files_checked:  # else a path no file was read from: the text summary says so
+            lines[2] = f"**{plural(len(diagnostics), 'problem')}** in {plural(files, 'file')} of {ctx.files_checked} checked."
         lines += [""] + _counts(diagnostics) + [""] + _findings(diagnostics, ctx)
     if "key_balance" in ctx.extra:
         lines += [""] + _balance(ctx.extra["key_balance"])

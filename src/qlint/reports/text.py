@@ -18,6 +18,9 @@ def summary(diagnostics: list[Diagnostic], files_checked: int) -> str:
     counts = Counter(d.severity for d in diagnostics)
     parts = [f"{counts[s]} {str(s)}{'s' if counts[s] != 1 else ''}" for s in sorted(counts, reverse=True)]
     files = len({d.path for d in diagnostics})
+    if files > files_checked:  # some are paths no file was read from (missing, a folder not listable)
+        checked = f"{files_checked} file{'s' if files_checked != 1 else ''} checked" if files_checked else "no file checked"
+        return f"Found {len(diagnostics)} problem{'s' if len(diagnostics) != 1 else ''} ({', '.join(parts)}); {checked}."
     return (f"Found {len(diagnostics)} problem{'s' if len(diagnostics) != 1 else ''} ({', '.join(parts)}) "
             f"in {files} of {files_checked} file{'s' if files_checked != 1 else ''}.")
 

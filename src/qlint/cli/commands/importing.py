@@ -62,4 +62,6 @@ def run(args: argparse.Namespace) -> int:
     studies = f" and {cases} case stud{'ies' if cases != 1 else 'y'}" if cases else ""
     print(f"Imported {n} question{'s' if n != 1 else ''}{studies}; {outcome.unmapped} item(s) could not be mapped"
           + (f"; {outcome.failed} failed" if outcome.failed else "") + ".", file=sys.stderr)
+    if n and (lost := IMPORTERS.get(args.fmt).not_carried):
+        print(f"Not in the source format: {lost}.", file=sys.stderr)
     return code
