@@ -245,10 +245,19 @@ class _Item:
         d = self.d
         rp = d.sub(root, "responseProcessing")
         cond = d.sub(rp, "responseCondition")
-        then = d.sub(cond, "responseIf")
-        match = d.sub(then, "match")
-        d.sub(match, "variable", identifier="RESPONSE")
-        d.sub(match, "correct", identifier="RESPONSE")
+        # No answer: 0 and the verdict before any operator reads RESPONSE (a QTI 3 player, citolab
+        # qti-components, throws in mapResponse on a NULL response and shows nothing).
+        empty = d.sub(cond, "responseIf")
+        d.sub(d.sub(empty, "isNull"), "variable", identifier="RESPONSE")
+        d.sub(d.sub(empty, "setOutcomeValue", identifier="SCORE"), "baseValue", "0", baseType="float")
+        self._set_feedback(empty, INCORRECT, GENERAL)
+        then = d.sub(cond, "responseElseIf")
+        if self.q.type == shapes.ORDERING and len(self.q.key_order) < len(self.q.steps):
+            shapes.right_subset_order(self, then)
+        else:
+            match = d.sub(then, "match")
+            d.sub(match, "variable", identifier="RESPONSE")
+            d.sub(match, "correct", identifier="RESPONSE")
         d.sub(d.sub(then, "setOutcomeValue", identifier="SCORE"), "variable", identifier="MAXSCORE")
         self._set_feedback(then, CORRECT, GENERAL)
         otherwise = d.sub(cond, "responseElse")
