@@ -23,6 +23,7 @@ from qlint.exporters import PARTIAL, ExportJob, ExportResult
 from qlint.exporters import _qti_shapes as shapes
 from qlint.exporters import _xhtml as xhtml
 from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href
+from qlint.exporters._qti_style import CSS, STYLESHEET
 from qlint.exporters._grades import fractions
 from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
 from qlint.markup import render, render_inline
@@ -175,6 +176,7 @@ class _Item:
         if self.case is not None and d.v3:
             d.sub(root, "assessmentStimulusRef", identifier=case_identifier(self.case.id),
                   href=f"../{stimulus_href(self.case)}", title=self.case.title or self.case.id)
+        d.sub(root, "stylesheet", href=f"../{STYLESHEET}", type="text/css")
         body = d.sub(root, "itemBody")
         if self.case is not None and not d.v3:  # QTI 2.1 has no shared stimulus: the scenario comes first
             scenario(body, d.ns, self.case, lambda md, ptr, inline: self._content(md, ptr, inline, self.case.path))
@@ -412,6 +414,7 @@ class _Manifest:
         self._cp(res, "file", href=href)
         for image in images:
             self._cp(res, "file", href=image)
+        self._cp(res, "file", href=STYLESHEET)
         if stimulus is not None:  # QTI 3.0: the shared scenario this item shows
             self._cp(res, "dependency", identifierref=f"stimulus_{stimulus.id}")
 
@@ -430,6 +433,7 @@ class _Manifest:
         self._cp(res, "file", href=href)
         for image in images:
             self._cp(res, "file", href=image)
+        self._cp(res, "file", href=STYLESHEET)
 
     def _lom(self, meta, q: Question) -> None:
         lom = self._l(meta, "lom")
@@ -519,6 +523,7 @@ def export(job: ExportJob, d: Dialect) -> ExportResult:
         manifest.item(q, item_href(q), images, case_of.get(q.id) if d.v3 else None)
     for case, images in stimuli:
         manifest.stimulus(case, stimulus_href(case), images)
+    files[STYLESHEET] = CSS.encode("utf-8")
     files["imsmanifest.xml"] = to_bytes(manifest.root)
     result.written = write_package(Path(job.output), files, job.zip, result.warnings)
     return result
