@@ -33,7 +33,7 @@ from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_bank, load_ca
 from qlint.model import MATCHING as MATCHING_TYPE
 from qlint.model import ORDERING as ORDERING_TYPE
 from qlint.model import Question
-from test_export_qti_types import CASE_ITEMS, MATCHING, ORDERING, TYPES, fixtures
+from test_export_qti_types import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, fixtures
 from test_html_browser import ARGS, CHROMIUM
 
 PLAYER = REPO / "tests" / "qti_player"
@@ -476,4 +476,23 @@ def test_player_feedback_fits_the_window(served, browser, tmp_path, viewport, qi
     assert button and 0 <= button["y"] and button["y"] + button["height"] <= height, button
     close.click()
     player.page.locator('qti-modal-feedback[identifier="general_feedback"] h3').first.wait_for(state="hidden")
+    player.close()
+
+
+@pytest.mark.parametrize(("package", "qid", "case_id"), [
+    *(("types-partial", item, CASE_ID) for item in CASE_ITEMS),
+    ("bank-partial", "mla-c01-case-demand-pipeline-order", None), ("bank-partial", "mla-c01-case-demand-inference-match", None)])
+def test_player_shows_the_scenario_of_a_case_question_opened_alone(served, browser, package, qid, case_id):
+    """A case question opened on its own in the player shows its case's title and scenario."""
+    base, questions = served
+    q = questions[qid]
+    case = questions[f"case:{case_id or q.case}"]
+    player = Player(browser, base, package, q, ready=_ready(q))
+    player.page.locator("qti-assessment-item .qlint-scenario").first.wait_for()  # fetched after the item
+    shown = player.visible_text("qti-assessment-item")
+    assert _has(shown, case.data["scenario"]), shown[:400]
+    assert case.data["title"] in shown
+    opening = _words(plain(case.data["scenario"]))[:60]
+    assert shown.count(opening) == 1, shown[:600]  # once: in the stimulus's place, not beside a copy
+    assert shown.index(opening) < shown.index(_words(plain(q.stem))[:40])  # read before the question
     player.close()

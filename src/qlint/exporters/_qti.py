@@ -22,7 +22,7 @@ from qlint import __version__
 from qlint.exporters import PARTIAL, ExportJob, ExportResult
 from qlint.exporters import _qti_shapes as shapes
 from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href
+from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href, stimulus_place
 from qlint.exporters._qti_style import CSS, STYLESHEET
 from qlint.exporters._grades import fractions
 from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
@@ -178,7 +178,9 @@ class _Item:
                   href=f"../{stimulus_href(self.case)}", title=self.case.title or self.case.id)
         d.sub(root, "stylesheet", href=f"../{STYLESHEET}", type="text/css")
         body = d.sub(root, "itemBody")
-        if self.case is not None and not d.v3:  # QTI 2.1 has no shared stimulus: the scenario comes first
+        if self.case is not None and d.v3:  # where a player shows the referenced scenario, or a link to it
+            stimulus_place(body, d.ns, self.case, f"../{stimulus_href(self.case)}")
+        elif self.case is not None:  # QTI 2.1 has no shared stimulus: the scenario comes first
             scenario(body, d.ns, self.case, lambda md, ptr, inline: self._content(md, ptr, inline, self.case.path))
         stem = d.html(body, "div", **{"class": "qlint-stem"})
         xhtml.append(stem, self._content(q.stem, "/stem"))
