@@ -125,7 +125,7 @@ def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
 
 # -- ordering, matching and case studies (issue 13) --------------------------------------------
 
-from lms_kit import export_types, md_words, question, words  # noqa: E402
+from lms_kit import case, export_types, md_words, question, words  # noqa: E402
 from qlint.exporters._breakdown import plain_text  # noqa: E402
 
 
@@ -140,7 +140,7 @@ def test_matching_reads_back_as_gift_matching_with_the_surplus_response(types_gi
     out, _ = types_gift
     q = question("matching.yaml")
     text = {r.id: r.text for r in q.responses}
-    (read,) = gift_reference.read(out.read_text(encoding="utf-8"))  # ordering and case questions are left out
+    read = {r.name: r for r in gift_reference.read(out.read_text(encoding="utf-8"))}[q.id]  # ordering is left out
     assert read.name == q.id and read.markup == "html" and read.answers == []
     assert read.pairs == [(compact(p.text), plain_text(text[p.match])) for p in q.prompts] + \
         [("", "SageMaker Ground Truth")]  # an empty left side: Moodle's extra wrong answer
@@ -156,23 +156,38 @@ def test_pygiftparser_reads_the_matching_pairs(types_gift):
     q = question("matching.yaml")
     text = {r.id: r.text for r in q.responses}
     with open(out, encoding="utf-8") as fh:
-        (read,) = pygift.parseFile(fh)
+        (read,) = [r for r in pygift.parseFile(fh) if type(r.answers).__name__ == "MatchingSet"]
     assert read.valid and type(read.answers).__name__ == "MatchingSet"
     got = [(a.question.strip(), a.answer.strip()) for a in read.answers.answers]
     assert got == [(p.text, text[p.match]) for p in q.prompts] + [("", "SageMaker Ground Truth")]
 
 
-def test_ordering_and_case_questions_are_left_out_with_a_warning_each(types_gift):
+def test_ordering_questions_are_left_out_with_a_warning_each(types_gift):
     out, result = types_gift
     gift = out.read_text(encoding="utf-8")
     for name, where, why in (("ordering.yaml", ":6:7: ", "GIFT has no ordering question"),
-                             ("case-ordering.yaml", ":7:7: ", "GIFT has no ordering question"),
-                             ("case-single.yaml", ":6:7: ", "GIFT cannot carry case study 'types-case-fraud-scoring'")):
+                             ("case-ordering.yaml", ":7:7: ", "GIFT has no ordering question")):
         q = question(name)
         assert f"[id:{q.id}]" not in gift
         assert [w for w in result.warnings if w.startswith(q.path + where) and why in w and "not exported" in w], name
     matching = question("matching.yaml")
     assert any(w.startswith(f"{matching.path}:24:3: ") and "no feedback per pair" in w for w in result.warnings)
+
+
+def test_a_case_question_carries_its_scenario_before_its_stem(types_gift):
+    """GIFT has no case study, and a question imported from it stands alone in Moodle's bank: a
+    case question's text starts with the case's title and scenario, with a warning at its `case`."""
+    out, result = types_gift
+    q = question("case-single.yaml")
+    read = {r.name: r for r in gift_reference.read(out.read_text(encoding="utf-8"))}[q.id]
+    text = words(read.text)
+    assert text.startswith("Case study: Fraud scoring for card payments"), text[:120]
+    scenario = md_words(case().scenario)
+    assert scenario in text and text.index(scenario) < text.index(md_words(q.stem))
+    assert len(read.answers) == 4
+    assert [w for w in result.warnings if w.startswith(q.path + ":6:7: ") and "scenario of 'types-case-fraud-scoring'" in w]
+    matching = {r.name: r for r in gift_reference.read(out.read_text(encoding="utf-8"))}[question("matching.yaml").id]
+    assert "Case study" not in words(matching.text)
 
 
 def test_a_case_question_without_its_case_is_exported_alone(tmp_path):

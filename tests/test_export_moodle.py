@@ -161,7 +161,7 @@ from conftest import BANK  # noqa: E402
 from exportkit import load_bank, png  # noqa: E402
 from qlint.exporters import EXPORTERS, ExportJob  # noqa: E402
 from qlint.model import Case, Question  # noqa: E402
-from lms_kit import TYPES, export_types, md_words, question, words  # noqa: E402
+from lms_kit import TYPES, case, export_types, md_words, question, words  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -259,6 +259,21 @@ def test_a_case_is_a_category_with_the_scenario_then_its_questions_in_case_order
     assert read["types-case-fraud-approval-order"].type == "ordering"
     # the multiple-choice reader still reads every choice question of the file
     assert [r.name for r in parse_file(str(path))["multichoice"]] == ["types-case-fraud-endpoint-type"]
+
+
+def test_a_case_question_carries_its_scenario_before_its_stem(types_xml):
+    """Moodle shows the case's description question only where a quiz places it: each question of
+    the case starts with the case's title and scenario, so one drawn or placed alone has it too."""
+    _, _, read = types_xml
+    scenario = case().data["scenario"]
+    for name in ("case-single.yaml", "case-ordering.yaml"):
+        q = question(name)
+        text = words(read[q.id].text)
+        assert text.startswith("Case study: Fraud scoring for card payments"), text[:120]
+        assert md_words(scenario) in text and md_words(q.stem) in text
+        assert text.index(md_words(scenario)) < text.index(md_words(q.stem))
+    alone = read[question("ordering.yaml").id]
+    assert "Case study" not in words(alone.text)  # only the case's questions
 
 
 def test_a_question_whose_case_is_missing_is_exported_alone_with_a_warning(tmp_path):

@@ -169,6 +169,11 @@ def test_case_items_share_one_section_and_the_3_0_stimulus_is_listed_and_depende
         assert read_stimulus(files[stimulus.get("href")]) == expected_case(cases[CASE_ID])
         for i in CASE_ITEMS:  # the scenario is written once, not in the items
             assert b"qlint-scenario" not in files[f"items/{i}.xml"]
+            # the place a player shows it in (SBAC's data-stimulus-idref), a link to it for any other player
+            places = [el for el in xml(files[f"items/{i}.xml"]).iter() if isinstance(el.tag, str) and el.get("data-stimulus-idref")]
+            assert [el.get("data-stimulus-idref") for el in places] == [f"case_{CASE_ID}"]
+            links = [a.get("href") for a in places[0].iter() if isinstance(a.tag, str) and etree.QName(a).localname == "a"]
+            assert [resolve(f"items/{i}.xml", h) for h in links] == [stimulus.get("href")]
         assert warnings_ == []
     else:
         assert not [n for n in files if n.startswith("stimuli/")]
@@ -344,7 +349,8 @@ def test_citolab_converter_downgrades_the_30_package_inlining_the_stimulus_as_21
     result = qti_convert.downgrade_package(str(_zip(ours, tmp_path / "qti30.zip")))
     files = {name: _bytes(data) for name, data in result.files.items()}
     assert sorted(files) == sorted(n for n in ours if not n.startswith("stimuli/"))
-    assert [w.code for w in result.warnings] == ["stimulus-inlined"] * len(CASE_ITEMS)
+    # each case item: its stimulus inlined, and the SBAC data-stimulus-idref of its place dropped (2.1 has none)
+    assert [w.code for w in result.warnings] == ["stimulus-inlined", "data-attributes-removed"] * len(CASE_ITEMS)
     problems = {n: (cp21_xsd if n == "imsmanifest.xml" else qti21_xsd).errors(d) for n, d in files.items() if n.endswith(".xml")}
     assert {n: e for n, e in problems.items() if e} == {}
     _, cases, _ = fixtures()

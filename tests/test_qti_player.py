@@ -5,7 +5,10 @@ response item, from the qti30 export and from the qti21 export converted to 3.0 
 the correct/incorrect message, each chosen option's rationale (and no other option's), and the
 one reveal dialog with its visible headings. A partial-credit export is scored by the player too.
 Matching and ordering items (issue 13) are answered by dragging with a pointer, as the player
-offers them; its one-slot-per-choice ordering defect is pinned (docs/exports-qti.md, "Players").
+offers them: an ordering with a distractor step scores right although the player sends an empty
+slot (docs/exports-qti.md, "Players"). Every type scores an empty and a partial answer with
+feedback, the reveal of every ordering and matching item fits a laptop and a phone window
+(measured), and a case question opened alone shows its scenario (issue 28).
 
 The npm packages are pinned in tests/qti_player/package-lock.json and installed by `npm ci`
 (`make test` and .ci/run do it). Under CI=true a missing node, npm, Chromium, Playwright or
@@ -26,9 +29,11 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_questions, plain
+from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_bank, load_cases, load_questions, plain
+from qlint.model import MATCHING as MATCHING_TYPE
+from qlint.model import ORDERING as ORDERING_TYPE
 from qlint.model import Question
-from test_export_qti_types import MATCHING, ORDERING, TYPES, fixtures
+from test_export_qti_types import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, fixtures
 from test_html_browser import ARGS, CHROMIUM
 
 PLAYER = REPO / "tests" / "qti_player"
@@ -90,7 +95,12 @@ def served(tmp_path_factory):
                                               "steps": [s.raw for s in plain_order.key_order]})
     for scoring in ("all-or-nothing", "partial"):
         export("qti30", types + [plain_order], exams, TYPES, root / f"types-{scoring}", zip=False, scoring=scoring, cases=cases)
-    questions = questions + types + [plain_order]
+    # The sample bank with every item type and its case study, as `qlint export` writes it.
+    every, bank_exams = load_bank(bank, every_type=True)
+    bank_cases = load_cases(bank)
+    for scoring in ("all-or-nothing", "partial"):
+        export("qti30", every, bank_exams, bank, root / f"bank-{scoring}", zip=False, scoring=scoring, cases=bank_cases)
+    questions = questions + types + [plain_order] + [q for q in every if not q.is_choice or q.case]
     # The independent converter writes <folder>-qti3 beside the QTI 2.1 folder.
     done = subprocess.run(["node", str(CONVERT), str(root / "qti21-all-or-nothing")], capture_output=True,
                           text=True, timeout=300, cwd=PLAYER)
@@ -99,7 +109,8 @@ def served(tmp_path_factory):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}", {**{Path(q.path).resolve(): q for q in questions},
-                                                     **{q.id: q for q in questions}}
+                                                     **{q.id: q for q in questions},
+                                                     **{f"case:{c.id}": c for c in (*cases.values(), *bank_cases.values())}}
     server.shutdown()
     server.server_close()
 
@@ -127,9 +138,10 @@ def _has(shown: str, markdown: str) -> bool:
 class Player:
     """One item open in the player, with every request and console error recorded."""
 
-    def __init__(self, browser, base: str, package: str, q: Question, ready: str = "qti-simple-choice") -> None:
+    def __init__(self, browser, base: str, package: str, q: Question, ready: str = "qti-simple-choice",
+                 viewport: tuple[int, int] = (1200, 900)) -> None:
         self.base, self.q = base, q
-        self.context = browser.new_context(viewport={"width": 1200, "height": 900})
+        self.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.requests: list[str] = []
@@ -317,18 +329,172 @@ def test_player_scores_an_ordering_by_dragging(served, browser, scoring):
     player.close()
 
 
-def test_player_cannot_score_an_ordering_with_a_distractor_step(served, browser):
-    """Known player defect, pinned: @citolab/qti-components draws one drop slot per choice and
-    ignores max-choices, and its RESPONSE holds every slot, an empty one as "" (no identifier), so
-    the keyed steps in order never match the correct response when a distractor step is left
-    out. Our item is valid (min = max = 3 choices); pyslet scores it right. When the player is
-    fixed this test fails: then assert SCORE 1 here."""
+READY = {ORDERING_TYPE: "qti-simple-choice", MATCHING_TYPE: "qti-simple-associable-choice"}
+
+
+def _submit(player: Player) -> str:
+    """End the attempt with whatever the learner has done so far (nothing, for an empty answer)."""
+    return player._item('item.processResponse(); return String(item.getOutcome("SCORE").value);')
+
+
+def _ready(q: Question) -> str:
+    return READY.get(q.type, "qti-simple-choice")
+
+
+def _sample(kind: str) -> list[str]:
+    """Ids of the sample bank's questions of one type (tests/fixtures/types aside)."""
+    bank = REPO / "bank"
+    return [q.id for q in load_bank(bank, every_type=True)[0] if q.type == kind]
+
+
+@pytest.mark.parametrize("scoring", ["all-or-nothing", "partial"])
+def test_player_scores_an_ordering_with_a_distractor_step(served, browser, scoring):
+    """The player draws one drop slot per choice and sends the empty one as "" (its RESPONSE is
+    the keyed steps then ""), so the response processing checks each keyed position and that no
+    distractor step was placed, instead of matching the whole container: the right order scores 1."""
     base, questions = served
     q = questions[ORDERING]
     keys = [s.id for s in q.key_order]
-    player = Player(browser, base, "types-all-or-nothing", q)
-    assert player.page.locator("qti-order-interaction drop-list").count() == len(q.steps)  # not max-choices
-    assert float(_order(player, keys)) == 0
-    response = player._item('return item.variables.find(v => v.identifier === "RESPONSE").value;')
-    assert response == [f"step_{k}" for k in keys] + [""]
+    distractor = next(s.id for s in q.steps if not s.correct)
+    player = Player(browser, base, f"types-{scoring}", q)
+    assert float(_order(player, keys)) == 1
+    _check_reveal(player, True, "Step by step", [])
+    player.close()
+    # the distractor step in the first place: two of three keyed steps out of their place
+    player = Player(browser, base, f"types-{scoring}", q)
+    assert float(_order(player, [distractor] + keys[:2])) == pytest.approx(0, abs=1e-3)
+    _check_reveal(player, False, "Step by step", [s.text for s in q.key_order])
+    player.close()
+    # the keyed steps in order and the distractor in the extra slot the player draws: not the answer
+    player = Player(browser, base, f"types-{scoring}", q)
+    score = float(_order(player, keys + [distractor]))
+    assert score < 1 and player.visible_text("qti-feedback-block").startswith("Incorrect.")
+    player.close()
+
+
+@pytest.mark.parametrize("scoring", ["all-or-nothing", "partial"])
+@pytest.mark.parametrize("qid", _sample(ORDERING_TYPE) + _sample(MATCHING_TYPE))
+def test_player_scores_every_sample_ordering_and_matching_right(served, browser, scoring, qid):
+    """Each ordering and matching question of the sample bank, answered right in the player,
+    scores 1 and says "Correct."."""
+    base, questions = served
+    q = questions[qid]
+    player = Player(browser, base, f"bank-{scoring}", q, ready=_ready(q))
+    if q.type == ORDERING_TYPE:
+        score = _order(player, [s.id for s in q.key_order])
+    else:
+        score = _match(player, [(p.id, p.match) for p in q.prompts])
+    assert float(score) == 1
+    assert player.visible_text("qti-feedback-block") == "Correct."
+    player.close()
+
+
+def _reveal(player: Player):
+    dialogs = [d for d in player.page.locator("qti-modal-feedback").all() if d.locator("h3").first.is_visible()]
+    assert len(dialogs) == 1
+    return dialogs[0]
+
+
+EMPTY_CASES = [("qti30-{s}", SAMPLE_SINGLE), ("qti30-{s}", SAMPLE_MULTIPLE), ("types-{s}", ORDERING),
+               ("types-{s}", NO_DISTRACTOR), ("types-{s}", MATCHING), *(("types-{s}", c) for c in CASE_ITEMS)]
+
+
+@pytest.mark.parametrize("scoring", ["all-or-nothing", "partial"])
+@pytest.mark.parametrize(("package", "source"), EMPTY_CASES,
+                         ids=["single", "multiple", "ordering", "ordering-plain", "matching", *CASE_ITEMS])
+def test_player_scores_an_empty_answer_with_feedback(served, browser, scoring, package, source):
+    """Submitted without an answer, every item type scores 0 and shows the "Incorrect." verdict
+    and the reveal, with no error in the player (a NULL RESPONSE crashed qti-map-response)."""
+    base, questions = served
+    q = questions[source.resolve() if isinstance(source, Path) else source]
+    player = Player(browser, base, package.format(s=scoring), q, ready=_ready(q))
+    assert player.errors == []
+    assert float(_submit(player)) == 0
+    assert player.visible_text("qti-feedback-block").startswith("Incorrect. The correct ")
+    assert _has(_words(_reveal(player).inner_text()), q.explanation)
+    player.close()
+
+
+@pytest.mark.parametrize("scoring", ["all-or-nothing", "partial"])
+def test_player_scores_partial_answers_of_the_new_types(served, browser, scoring):
+    """One pair dragged of four, one step placed of three: the documented share under partial
+    scoring (1/4, 1/3), 0 under all-or-nothing, with the verdict and the reveal."""
+    base, questions = served
+    q = questions[MATCHING]
+    first = q.prompts[0]
+    player = Player(browser, base, f"types-{scoring}", q, ready=_ready(q))
+    assert float(_match(player, [(first.id, first.match)])) == pytest.approx(
+        1 / len(q.prompts) if scoring == "partial" else 0, abs=1e-3)
+    assert player.visible_text("qti-feedback-block").startswith("Incorrect. The correct pairs")
+    _reveal(player)
+    player.close()
+    for source in (ORDERING, NO_DISTRACTOR):
+        q = questions[source]
+        player = Player(browser, base, f"types-{scoring}", q)
+        assert float(_order(player, [q.key_order[0].id])) == pytest.approx(
+            1 / len(q.key_order) if scoring == "partial" else 0, abs=1e-3)
+        assert player.visible_text("qti-feedback-block").startswith("Incorrect. The correct order")
+        _reveal(player)
+        player.close()
+
+
+VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
+
+
+@pytest.mark.parametrize("qid", [ORDERING, MATCHING, *_sample(ORDERING_TYPE), *_sample(MATCHING_TYPE)])
+def test_player_feedback_fits_the_window(served, browser, tmp_path, qid):
+    """The revealed feedback of every ordering and matching item lies inside a laptop and a phone
+    viewport, measured in the player: top and bottom on screen, its content scrolls inside it, and
+    its Close button can be reached and closes it. A screenshot of each is kept in tmp_path."""
+    base, questions = served
+    q = questions[qid]
+    package = "types-partial" if qid in (ORDERING, MATCHING) else "bank-partial"
+    player = Player(browser, base, package, q, ready=_ready(q), viewport=VIEWPORTS["laptop"])
+    # the player fetches an item's stylesheets after drawing it (each becomes a scoped <style>); a
+    # learner answers later than that
+    player.page.wait_for_function("""() => { const root = document.getElementById("item").shadowRoot;
+        return [...root.querySelectorAll("style")].filter(s => s.textContent.startsWith("@scope")).length
+               >= root.querySelectorAll("qti-stylesheet").length; }""")
+    for viewport, (width, height) in VIEWPORTS.items():
+        player.page.set_viewport_size({"width": width, "height": height})
+        _submit(player)
+        dialog = _reveal(player).locator("dialog")
+        dialog.wait_for(state="visible")
+        box = dialog.evaluate("""d => { const r = d.getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                    scroll: d.scrollHeight, client: d.clientHeight, overflow: getComputedStyle(d).overflowY}; }""")
+        player.page.screenshot(path=str(tmp_path / f"{qid}-{viewport}.png"))
+        assert box["top"] >= 0 and box["bottom"] <= height, (viewport, box)
+        assert box["left"] >= 0 and box["right"] <= width, (viewport, box)
+        if box["scroll"] > box["client"]:
+            assert box["overflow"] in ("auto", "scroll"), (viewport, box)
+        body = _reveal(player).locator("qti-content-body").evaluate(
+            "b => ({scroll: b.scrollHeight, client: b.clientHeight, overflow: getComputedStyle(b).overflowY})")
+        if body["scroll"] > body["client"]:  # the rows scroll inside the dialog, down to the last one
+            assert body["overflow"] in ("auto", "scroll"), (viewport, body)
+        close = player.page.get_by_role("button", name="Close")
+        close.scroll_into_view_if_needed()
+        button = close.bounding_box()
+        assert button and 0 <= button["y"] and button["y"] + button["height"] <= height, (viewport, button)
+        close.click()
+        player.page.locator('qti-modal-feedback[identifier="general_feedback"] h3').first.wait_for(state="hidden")
+    player.close()
+
+
+@pytest.mark.parametrize(("package", "qid", "case_id"), [
+    *(("types-partial", item, CASE_ID) for item in CASE_ITEMS),
+    ("bank-partial", "mla-c01-case-demand-pipeline-order", None), ("bank-partial", "mla-c01-case-demand-inference-match", None)])
+def test_player_shows_the_scenario_of_a_case_question_opened_alone(served, browser, package, qid, case_id):
+    """A case question opened on its own in the player shows its case's title and scenario."""
+    base, questions = served
+    q = questions[qid]
+    case = questions[f"case:{case_id or q.case}"]
+    player = Player(browser, base, package, q, ready=_ready(q))
+    player.page.locator("qti-assessment-item .qlint-scenario").first.wait_for()  # fetched after the item
+    shown = player.visible_text("qti-assessment-item")
+    assert _has(shown, case.data["scenario"]), shown[:400]
+    assert case.data["title"] in shown
+    opening = _words(plain(case.data["scenario"]))[:60]
+    assert shown.count(opening) == 1, shown[:600]  # once: in the stimulus's place, not beside a copy
+    assert shown.index(opening) < shown.index(_words(plain(q.stem))[:40])  # read before the question
     player.close()

@@ -22,7 +22,8 @@ from qlint import __version__
 from qlint.exporters import PARTIAL, ExportJob, ExportResult
 from qlint.exporters import _qti_shapes as shapes
 from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href
+from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href, stimulus_place
+from qlint.exporters._qti_style import CSS, STYLESHEET
 from qlint.exporters._grades import fractions
 from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
 from qlint.markup import render, render_inline
@@ -175,8 +176,11 @@ class _Item:
         if self.case is not None and d.v3:
             d.sub(root, "assessmentStimulusRef", identifier=case_identifier(self.case.id),
                   href=f"../{stimulus_href(self.case)}", title=self.case.title or self.case.id)
+        d.sub(root, "stylesheet", href=f"../{STYLESHEET}", type="text/css")
         body = d.sub(root, "itemBody")
-        if self.case is not None and not d.v3:  # QTI 2.1 has no shared stimulus: the scenario comes first
+        if self.case is not None and d.v3:  # where a player shows the referenced scenario, or a link to it
+            stimulus_place(body, d.ns, self.case, f"../{stimulus_href(self.case)}")
+        elif self.case is not None:  # QTI 2.1 has no shared stimulus: the scenario comes first
             scenario(body, d.ns, self.case, lambda md, ptr, inline: self._content(md, ptr, inline, self.case.path))
         stem = d.html(body, "div", **{"class": "qlint-stem"})
         xhtml.append(stem, self._content(q.stem, "/stem"))
@@ -245,10 +249,19 @@ class _Item:
         d = self.d
         rp = d.sub(root, "responseProcessing")
         cond = d.sub(rp, "responseCondition")
-        then = d.sub(cond, "responseIf")
-        match = d.sub(then, "match")
-        d.sub(match, "variable", identifier="RESPONSE")
-        d.sub(match, "correct", identifier="RESPONSE")
+        # No answer: 0 and the verdict before any operator reads RESPONSE (a QTI 3 player, citolab
+        # qti-components, throws in mapResponse on a NULL response and shows nothing).
+        empty = d.sub(cond, "responseIf")
+        d.sub(d.sub(empty, "isNull"), "variable", identifier="RESPONSE")
+        d.sub(d.sub(empty, "setOutcomeValue", identifier="SCORE"), "baseValue", "0", baseType="float")
+        self._set_feedback(empty, INCORRECT, GENERAL)
+        then = d.sub(cond, "responseElseIf")
+        if self.q.type == shapes.ORDERING and len(self.q.key_order) < len(self.q.steps):
+            shapes.right_subset_order(self, then)
+        else:
+            match = d.sub(then, "match")
+            d.sub(match, "variable", identifier="RESPONSE")
+            d.sub(match, "correct", identifier="RESPONSE")
         d.sub(d.sub(then, "setOutcomeValue", identifier="SCORE"), "variable", identifier="MAXSCORE")
         self._set_feedback(then, CORRECT, GENERAL)
         otherwise = d.sub(cond, "responseElse")
@@ -403,6 +416,7 @@ class _Manifest:
         self._cp(res, "file", href=href)
         for image in images:
             self._cp(res, "file", href=image)
+        self._cp(res, "file", href=STYLESHEET)
         if stimulus is not None:  # QTI 3.0: the shared scenario this item shows
             self._cp(res, "dependency", identifierref=f"stimulus_{stimulus.id}")
 
@@ -421,6 +435,7 @@ class _Manifest:
         self._cp(res, "file", href=href)
         for image in images:
             self._cp(res, "file", href=image)
+        self._cp(res, "file", href=STYLESHEET)
 
     def _lom(self, meta, q: Question) -> None:
         lom = self._l(meta, "lom")
@@ -510,6 +525,7 @@ def export(job: ExportJob, d: Dialect) -> ExportResult:
         manifest.item(q, item_href(q), images, case_of.get(q.id) if d.v3 else None)
     for case, images in stimuli:
         manifest.stimulus(case, stimulus_href(case), images)
+    files[STYLESHEET] = CSS.encode("utf-8")
     files["imsmanifest.xml"] = to_bytes(manifest.root)
     result.written = write_package(Path(job.output), files, job.zip, result.warnings)
     return result

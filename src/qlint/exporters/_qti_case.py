@@ -60,6 +60,23 @@ def group(questions: list[Question], cases: dict[str, Case], warnings: list[str]
 
 Content = Callable[[str, str, bool], etree._Element]  # (markdown, pointer, inline) -> XHTML wrapper
 
+CASE_LINK = "qlint-case-link"
+
+
+def stimulus_place(parent: etree._Element, ns: str, case: Case, href: str) -> etree._Element:
+    """QTI 3.0: where the item shows its shared scenario. A player that shows stimuli in their
+    item puts it in the element whose `data-stimulus-idref` names the stimulus (the convention of
+    @citolab/qti-components, alone or in its test delivery); any other player shows the case's
+    title as a link to the stimulus file, so a case question delivered alone still leads to its
+    scenario. `data-*` attributes are QTI 3.0; only the SBAC profile forbids them."""
+    div = etree.SubElement(parent, f"{{{ns}}}div", **{"class": CASE_LINK, "data-stimulus-idref": case_identifier(case.id)})
+    p = etree.SubElement(div, f"{{{ns}}}p")
+    p.text = "Case study: "
+    a = etree.SubElement(p, f"{{{ns}}}a", href=href)
+    a.text = case.title or case.id
+    a.tail = " (read its scenario first)"
+    return div
+
 
 def scenario(parent: etree._Element, ns: str, case: Case, content: Content) -> etree._Element:
     """`div.qlint-case`: the title (`h2.qlint-case-title`), `div.qlint-scenario`, and the case's

@@ -125,6 +125,24 @@ def verdict_keys(item: _Item, p: etree._Element) -> None:
             xhtml.append(d.html(key, "span"), item._content(r.text, f"{r.pointer}/text", inline=True))
 
 
+def right_subset_order(item: _Item, then: etree._Element) -> None:
+    """The condition for an ordering with distractor steps: each keyed step in its own place and
+    no distractor step anywhere. For a response of exactly the keyed steps (`maxChoices`) this is
+    `match(RESPONSE, correct(RESPONSE))`; it also holds when a player sends an empty place, as
+    @citolab/qti-components does (one drop slot per choice, an empty one sent as "")."""
+    q, d = item.q, item.d
+    both = d.sub(then, "and")
+    for n, step in enumerate(q.key_order, 1):
+        match = d.sub(both, "match")
+        d.sub(d.sub(match, "index", n=str(n)), "variable", identifier="RESPONSE")
+        d.sub(match, "baseValue", step_identifier(step.id), baseType="identifier")
+    for step in q.steps:
+        if not step.correct:
+            member = d.sub(d.sub(both, "not"), "member")
+            d.sub(member, "baseValue", step_identifier(step.id), baseType="identifier")
+            d.sub(member, "variable", identifier="RESPONSE")
+
+
 def partial_order(item: _Item, otherwise: etree._Element) -> None:
     """Under partial scoring an ordering item gives 1/k for each keyed step the candidate put in
     its own position (Moodle's "absolute position" grading); the whole order right is the point."""

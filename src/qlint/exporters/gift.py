@@ -16,7 +16,9 @@ from qlint.exporters._layout import Site
 from qlint.exporters._media import question_images
 from qlint.exporters._output import write_file
 from qlint.exporters._source import locate
-from qlint.model import MATCHING, ORDERING, Question
+from html import escape as html_escape
+
+from qlint.model import MATCHING, ORDERING, Case, Question
 
 # Moodle's GIFT writer escapes exactly these; "\n" keeps a line break without a real one.
 _ESCAPES = str.maketrans({"\\": "\\\\", "~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}",
@@ -44,9 +46,19 @@ def _category(code: str, name: str) -> str:
 MIN_PAIRS = 3  # Moodle's GIFT matching needs at least three pairs
 
 
-def question_block(q: Question) -> str:
+def _stem(q: Question, case: Case | None) -> str:
+    """The stem's HTML; for a question of a case study, after the case's title and scenario (GIFT
+    has no shared scenario, and a question imported from it stands alone in Moodle's bank)."""
+    stem = fb.render(q.stem)
+    if case is None:
+        return stem
+    return (f'<div class="qlint-case"><p><strong>Case study: {html_escape(case.title or case.id)}</strong></p>'
+            f"{fb.render(case.scenario)}</div><hr>{stem}")
+
+
+def question_block(q: Question, case: Case | None = None) -> str:
     marks = [f"[id:{q.id}]", *(f"[tag:{t}]" for t in q.data.get("tags") or [])]
-    lines = [f"// {' '.join(marks)}", f"::{escape(q.id)}::[html]{escape(fb.render(q.stem))}{{"]
+    lines = [f"// {' '.join(marks)}", f"::{escape(q.id)}::[html]{escape(_stem(q, case))}{{"]
     if q.type == MATCHING:
         return "\n".join(lines + _pairs(q) + [f"####{escape(_breakdown.general(q))}", "}"])
     multiple = is_multiple(q)
@@ -70,21 +82,18 @@ def _pairs(q: Question) -> list[str]:
     return lines
 
 
-def refused(q: Question, cases: dict) -> str | None:
+def refused(q: Question) -> str | None:
     """Why GIFT cannot carry this question at all ("file:line:col: ..."), or None."""
     if q.type == ORDERING:
         return (f"{locate(q, '/type')}: GIFT has no ordering question; not exported "
                 "(use the moodle format, whose ordering question Moodle 4.4+ imports)")
-    if q.case is not None and q.case in cases:
-        return (f"{locate(q, '/case')}: GIFT cannot carry case study {q.case!r} (no shared scenario for its "
-                "questions); not exported (use the moodle or canvas format)")
     if q.type == MATCHING and len(q.prompts) < MIN_PAIRS:
         return (f"{locate(q, '/prompts')}: GIFT matching needs at least {MIN_PAIRS} pairs and this question has "
                 f"{len(q.prompts)}; not exported")
     return None
 
 
-def _losses(q: Question, root) -> list[str]:
+def _losses(q: Question, root, cases: dict[str, Case]) -> list[str]:
     """What this file sets that GIFT cannot keep, each as a "file:line:col: message" warning."""
     out = []
     if q.data.get("shuffle") is False:
@@ -94,7 +103,10 @@ def _losses(q: Question, root) -> list[str]:
     if q.type == MATCHING:
         out.append(f"{locate(q, '/prompts')}: GIFT matching has no feedback per pair and shows responses as plain "
                    "text; each pair's rationale is in the general feedback")
-    if q.case is not None:
+    if q.case is not None and q.case in cases:
+        out.append(f"{locate(q, '/case')}: GIFT has no case study: the scenario of {q.case!r} is written before "
+                   "this question's stem (as in each of the case's questions)")
+    elif q.case is not None:
         out.append(f"{locate(q, '/case')}: case study {q.case!r} is not part of this export; the question is "
                    "exported on its own, without the case's scenario")
     if images := question_images(q, root):
@@ -117,7 +129,7 @@ def export_gift(job: ExportJob) -> ExportResult:
     done = 0
     kept = []
     for q in job.questions:
-        why = refused(q, job.cases)
+        why = refused(q)
         if why:  # one warning per question the file leaves out; the others are still written
             result.warnings.append(why)
             result.left_out += 1
@@ -126,8 +138,8 @@ def export_gift(job: ExportJob) -> ExportResult:
     for (code, domain), group in groupby(kept, key=lambda q: (q.exam, q.domain)):
         blocks.append(_category(code, site.domain_name(code, domain)))
         for q in group:
-            blocks.append(question_block(q))
-            result.warnings += _losses(q, site.root)
+            blocks.append(question_block(q, job.cases.get(q.case) if q.case else None))
+            result.warnings += _losses(q, site.root, job.cases)
             if q.type == MATCHING and job.scoring == ALL_OR_NOTHING:
                 result.warnings.append(f"{locate(q, '/type')}: Moodle grades a matching question per pair (partial "
                                        "credit); all-or-nothing scoring cannot be expressed for it")

@@ -70,6 +70,30 @@ class _Area:
         return el
 
 
+CASE_CLASS = "qlint-case"  # the scenario at the top of a case question's text; the importer drops it
+
+
+def _questiontext(el: etree._Element, q: Question, site: Site, case: Case | None) -> None:
+    """The stem, after the case's title and scenario for a question of a case study: Moodle shows
+    the case's description question only where a quiz places it, and a question drawn or placed
+    alone would otherwise have no scenario (issue 28)."""
+    stem = _Area(q, site, [("/stem", q.stem)])
+    html = render(q.stem, stem.urls)
+    if case is not None:
+        scenario = _Area(case, site, [("/scenario", case.scenario)])
+        for name, image in list(scenario.files.items()):  # one area now: an image name the stem uses is renamed
+            if name in stem.files and stem.files[name].key != image.key:
+                new = image.key.replace("/", "_")
+                scenario.files[new] = scenario.files.pop(name)
+                old = f"@@PLUGINFILE@@/{quote(name)}"
+                scenario.urls = {ref: f"@@PLUGINFILE@@/{quote(new)}" if url == old else url for ref, url in scenario.urls.items()}
+        html = (f'<div class="{CASE_CLASS}"><p><strong>Case study: {escape(case.title or case.id)}</strong></p>'
+                f"{render(case.scenario, scenario.urls)}</div><hr>{html}")
+        for name, image in scenario.files.items():
+            stem.files.setdefault(name, image)
+    stem.write(el, "questiontext", html)
+
+
 def _category(quiz: etree._Element, path: str, info: str, idnumber: str) -> None:
     q = etree.SubElement(quiz, "question", type="category")
     _text(etree.SubElement(q, "category"), path, html=False)
@@ -82,12 +106,12 @@ def _category(quiz: etree._Element, path: str, info: str, idnumber: str) -> None
 ALL_OR_NOTHING_TYPE = "multichoiceset"
 
 
-def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_nothing: bool = False) -> None:
+def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_nothing: bool = False,
+              case: Case | None = None) -> None:
     set_type = all_or_nothing and is_multiple(q)
     el = etree.SubElement(quiz, "question", type=ALL_OR_NOTHING_TYPE if set_type else "multichoice")
     _text(etree.SubElement(el, "name"), q.id, html=False)
-    stem = _Area(q, site, [("/stem", q.stem)])
-    stem.write(el, "questiontext", render(q.stem, stem.urls))
+    _questiontext(el, q, site, case)
     general = _Area(q, site, [("/explanation", q.explanation), ("/trap", q.trap or "")])
     general.write(el, "generalfeedback", fb.general(q, general.urls))
     single = [] if set_type else [("single", "false" if is_multiple(q) else "true")]
@@ -116,18 +140,19 @@ def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_
 def _any_question(quiz: etree._Element, q: Question, site: Site, job: ExportJob, warnings: list[str]) -> None:
     require_xml_chars(q)
     shuffle = job.shuffle and q.data.get("shuffle", True) is not False
+    case = job.cases.get(q.case) if q.case else None
     if q.type == ORDERING:
         if q.data.get("shuffle") is False:
             warnings.append(f"{locate(q, '/shuffle')}: Moodle's ordering question always shows the steps shuffled; "
                             "`shuffle: false` is not exported")
-        return _ordering(quiz, q, site, job.scoring == ALL_OR_NOTHING, warnings)
+        return _ordering(quiz, q, site, job.scoring == ALL_OR_NOTHING, warnings, case)
     if q.type == MATCHING:
-        return _match(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING, warnings)
+        return _match(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING, warnings, case)
     if shuffle and any(o.raw.get("pinned") for o in q.options):
         shuffle = False
         warnings.append(f"{locate(q, '/options')}: Moodle cannot keep one option in place "
                         "while shuffling the others; shuffling is off for this question")
-    _question(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING)
+    _question(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING, case)
 
 
 def _case(quiz: etree._Element, block: CaseBlock, site: Site, warnings: list[str]) -> None:
@@ -154,12 +179,11 @@ def _case(quiz: etree._Element, block: CaseBlock, site: Site, warnings: list[str
                             f"{case.id!r} (domain {case.domain!r}); its own domain {q.domain!r} is not in the file")
 
 
-def _head(el: etree._Element, q: Question, site: Site, shuffle: bool | None) -> None:
+def _head(el: etree._Element, q: Question, site: Site, shuffle: bool | None, case: Case | None = None) -> None:
     """Name, question text, general feedback (with the step-by-step or pair-by-pair breakdown),
     grades, idnumber and shuffling: what every question type of this exporter starts with."""
     _text(etree.SubElement(el, "name"), q.id, html=False)
-    stem = _Area(q, site, [("/stem", q.stem)])
-    stem.write(el, "questiontext", render(q.stem, stem.urls))
+    _questiontext(el, q, site, case)
     general = _Area(q, site, [(p, t) for p, t in text_fields(q) if p != "/stem"])
     general.write(el, "generalfeedback", _breakdown.general(q, general.urls))
     for tag, value in (("defaultgrade", DEFAULT_GRADE), ("penalty", PENALTY), ("hidden", "0"), ("idnumber", q.id)):
@@ -182,11 +206,11 @@ def _tags(el: etree._Element, q: Question) -> None:
 
 
 def _match(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_nothing: bool,
-           warnings: list[str]) -> None:
+           warnings: list[str], case: Case | None = None) -> None:
     """`match`: one subquestion per prompt with its response as the answer; each surplus response
     is a subquestion with empty text (Moodle's extra wrong answer). Moodle grades each pair."""
     el = etree.SubElement(quiz, "question", type="match")
-    _head(el, q, site, shuffle)
+    _head(el, q, site, shuffle, case)
     _tail(el, q)
     text = {r.id: r for r in q.responses}
     subquestions = [(p.pointer, p.text, text[p.match]) for p in q.prompts if p.match in text]
@@ -210,11 +234,12 @@ def _match(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_
 ORDERING_GRADING = {True: "ALL_OR_NOTHING", False: "ABSOLUTE_POSITION"}
 
 
-def _ordering(quiz: etree._Element, q: Question, site: Site, all_or_nothing: bool, warnings: list[str]) -> None:
+def _ordering(quiz: etree._Element, q: Question, site: Site, all_or_nothing: bool, warnings: list[str],
+              case: Case | None = None) -> None:
     """`ordering` (qtype_ordering, in Moodle since 4.4): the keyed steps in their correct order
     (the answer's fraction is its position), all of them shown (selecttype ALL)."""
     el = etree.SubElement(quiz, "question", type="ordering")
-    _head(el, q, site, None)
+    _head(el, q, site, None, case)
     keyed = q.key_order
     for tag, value in (("layouttype", "VERTICAL"), ("selecttype", "ALL"), ("selectcount", str(len(keyed))),
                        ("gradingtype", ORDERING_GRADING[all_or_nothing]), ("showgrading", "SHOW"),

@@ -139,6 +139,19 @@ class QuestionReader:
             exc.line = line
             raise
 
+    def stem(self, holder: etree._Element | None) -> str:
+        """The question text without the case scenario qlint's export puts before a case question's
+        stem (`div.qlint-case`, then `hr`): the scenario comes from the case's description question."""
+        if holder is None or (holder.get("format") or "html").lower() != "html":
+            return self.markdown(holder, "stem")
+        el, line = self.area(holder)
+        for div in [c for c in el if local(c) == "div" and "qlint-case" in classes(c)] if el is not None else []:
+            after = div.getnext()
+            if after is not None and local(after) == "hr":
+                remove(after)
+            remove(div)
+        return self.text.markdown(el, "stem", line)
+
     def markdown(self, holder: etree._Element | None, what: str) -> str:
         if holder is not None and (holder.get("format") or "").lower() == "markdown":
             return finish(_text(holder))
@@ -219,7 +232,7 @@ class QuestionReader:
         tags = [t for t in (_text(tag).strip() for tag in el.iter() if local(tag) == "tag") if t]
         if tags := clean_tags(tags, self.note):
             data["tags"] = tags
-        data["stem"] = self.markdown(_child(el, "questiontext"), "stem") or self._missing("stem", "question text")
+        data["stem"] = self.stem(_child(el, "questiontext")) or self._missing("stem", "question text")
 
     def general(self, block: str = "") -> etree._Element | None:
         """Explanation, trap and references from the general feedback; returns the `div.<block>`
