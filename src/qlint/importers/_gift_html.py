@@ -64,6 +64,19 @@ class HtmlTexts:
     def text(self, html: str, what: str) -> str:
         return self.markdown(html_fragment(html), what) if html.strip() else ""
 
+    def stem(self, html: str) -> str:
+        """The stem without the case scenario qlint's GIFT export writes before a case question's
+        stem (`div.qlint-case`, then `hr`): GIFT has no case study to hold it."""
+        if not html.strip():
+            return ""
+        el = html_fragment(html)
+        for div in [c for c in el if local(c) == "div" and "qlint-case" in classes(c)]:
+            after = div.getnext()
+            if after is not None and local(after) == "hr":
+                remove(after)
+            remove(div)
+        return self.markdown(el, "stem")
+
     def plain(self, text: str, what: str) -> str:
         """Plain text (a matching response) as Markdown, characters Markdown would read escaped."""
         wrapper = etree.Element("div")

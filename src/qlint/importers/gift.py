@@ -277,7 +277,7 @@ def _equal_shares(opts: list[dict]) -> bool:
 def _from_html(parsed: dict, q: Imported) -> None:
     """An `[html]` question's texts as Markdown, and qlint's feedback sections as their fields."""
     texts = HtmlTexts(q, q.line)
-    parsed["stem"] = texts.text(parsed["stem"], "stem")
+    parsed["stem"] = texts.stem(parsed["stem"])
     general, block = texts.general(parsed["general"], pairs="pairs" in parsed) if parsed["general"] else ({}, None)
     parsed["general_parts"] = general
     if "pairs" in parsed:
@@ -302,8 +302,9 @@ def _general(parsed: dict, data: dict, q: Imported) -> None:
 
 
 @importer("gift", "Moodle GIFT: multiple-choice and matching questions with per-answer and general feedback", suffixes=(".gift", ".txt"),
-          not_carried="GIFT holds no option ids, status, difficulty, related questions or shuffle settings: options are "
-                      "named after their text, every question is a draft, and the others are left unset")
+          not_carried="GIFT holds no option ids, status, difficulty, related questions, case studies or shuffle settings: "
+                      "options are named after their text, every question is a draft, a case question's scenario is "
+                      "left out of its stem, and the others are left unset")
 def read_gift(job: ImportJob) -> ImportResult:
     blocks, categories, stray = _blocks(job.text)
     result = ImportResult()
