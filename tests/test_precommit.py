@@ -186,7 +186,7 @@ def test_wheel_ships_the_schemas(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(source)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    (wheel,) = (tmp_path / "dist").glob("qlint-*.whl")
+    (wheel,) = (tmp_path / "dist").glob("qlint_exams-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for schema in sorted(p.name for p in (REPO / "schema").glob("*.json")):
         assert f"qlint/schemas/{schema}" in names, f"{schema} missing from the wheel"
