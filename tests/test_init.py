@@ -3,12 +3,7 @@ that resolve in it, checked by a real yaml-language-server; the distribution's n
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
-import threading
 import tomllib
 from pathlib import Path
 
@@ -19,8 +14,7 @@ from qlint.authoring.bank_init import DISTRIBUTION, HookSource, precommit_text
 
 from authoring_helpers import make_project, run
 from conftest import REPO
-
-YAML_LS = REPO / "tests" / "yaml_ls" / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
+from yaml_ls_client import MISSING, check_scaffold_in_editor
 
 
 def test_distribution_name_is_not_the_taken_one_and_the_readme_installs_it():
@@ -111,89 +105,10 @@ def test_precommit_file_pins_the_commit_pip_recorded():
 
 # --- the schema reference, resolved by a real yaml-language-server over stdio ---------------------
 
-class _Lsp:
-    """A minimal LSP client: JSON-RPC with Content-Length framing over the server's stdin/stdout."""
-
-    def __init__(self, cwd: Path) -> None:
-        self.proc = subprocess.Popen(["node", str(YAML_LS), "--stdio"], cwd=cwd, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.next_id = 0
-        self.timer = threading.Timer(60, self.proc.kill)  # a server that stops answering fails the test, not hangs it
-        self.timer.start()
-
-    def send(self, message: dict) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def read(self) -> dict:
-        length = 0
-        while (line := self.proc.stdout.readline().strip()):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        body = self.proc.stdout.read(length)
-        assert body, "yaml-language-server stopped answering"
-        return json.loads(body)
-
-    def request(self, method: str, params: dict) -> int:
-        self.next_id += 1
-        self.send({"id": self.next_id, "method": method, "params": params})
-        return self.next_id
-
-    def until(self, wanted, settings: dict) -> dict:
-        """Read messages until `wanted(message)`; answer the server's own requests on the way."""
-        while True:
-            msg = self.read()
-            if "id" in msg and "method" in msg:  # a request from the server (configuration, ...)
-                items = msg.get("params", {}).get("items", [])
-                result = [settings.get(i.get("section"), None) for i in items] if msg["method"] == "workspace/configuration" else None
-                self.send({"id": msg["id"], "result": result})
-            elif wanted(msg):
-                return msg
-
-    def close(self) -> None:
-        self.timer.cancel()
-        self.proc.kill()
-        self.proc.wait(timeout=10)
-
-
-@pytest.mark.skipif(not YAML_LS.exists() or shutil.which("node") is None,
-                    reason="yaml-language-server is not installed (cd tests/yaml_ls && npm ci)")
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 def test_yaml_language_server_resolves_the_scaffolds_schema(capsys, tmp_path, monkeypatch):
-    """`qlint init` + `qlint new`, then the file opened in yaml-language-server as an editor would:
-    the `$schema` line resolves to schema/question.schema.json (a wrong value gets the schema's
-    own enum message) and completion offers the schema's fields."""
+    """`qlint init` + `qlint new`, then the file opened in yaml-language-server as an editor would."""
     monkeypatch.chdir(tmp_path)
     assert run(capsys, "init", "--exam", "ABC-C01")[0] == 0
     assert run(capsys, "new", "--exam", "ABC-C01", "--domain", "domain-1")[0] == 0
-    path = tmp_path / "bank" / "abc-c01" / "domain-1" / "new-question.yaml"
-    text = path.read_text(encoding="utf-8").replace("status: draft", "status: drafty")
-    uri = path.as_uri()
-    settings = {"yaml": {"validate": True, "completion": True, "hover": True, "schemaStore": {"enable": False}}}
-    lsp = _Lsp(tmp_path)
-    try:
-        init = lsp.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
-                                          "capabilities": {"workspace": {"configuration": True}}})
-        lsp.until(lambda m: m.get("id") == init and "result" in m, settings)
-        lsp.send({"method": "initialized", "params": {}})
-        lsp.send({"method": "workspace/didChangeConfiguration", "params": {"settings": settings}})
-        lsp.send({"method": "textDocument/didOpen",
-                  "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
-        diags = lsp.until(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                          and m["params"]["uri"] == uri and m["params"]["diagnostics"], settings)
-        messages = [d["message"] for d in diags["params"]["diagnostics"]]
-        line = text.splitlines().index("status: drafty")
-        assert any(d["range"]["start"]["line"] == line for d in diags["params"]["diagnostics"]), messages
-        assert any("draft" in m and "review" in m and "published" in m for m in messages), messages  # the schema's enum
-        used = {u for d in diags["params"]["diagnostics"] for u in d.get("data", {}).get("schemaUri", [])}
-        assert used == {(tmp_path / "schema" / "question.schema.json").as_uri()}, used
-        # completion on an empty top-level line lists the schema's properties
-        lines = text.splitlines()
-        blank = lines.index("", lines.index("tags: []"))
-        ask = lsp.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": blank, "character": 0}})
-        reply = lsp.until(lambda m: m.get("id") == ask and "result" in m, settings)
-        items = reply["result"]["items"] if isinstance(reply["result"], dict) else reply["result"]
-        labels = {i["label"] for i in items}
-        assert {"related", "shuffle"} <= labels, sorted(labels)  # optional fields the scaffold leaves out
-    finally:
-        lsp.close()
+    check_scaffold_in_editor(tmp_path, tmp_path / "bank" / "abc-c01" / "domain-1" / "new-question.yaml")

@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from conftest import BANK, REPO, standalone_sample
+from yaml_ls_client import MISSING, check_scaffold_in_editor
 
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 GOOD = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
@@ -253,7 +254,8 @@ def test_init_new_check_then_a_commit_blocked_by_pre_commit(hook_repo, home, tmp
     """Issue 28, point 7, with only what the README says: pip install qlint-exams from a git URL
     (a tagless clone of this repository), then in an empty folder `qlint init`, `qlint new`,
     `qlint check`, `git init`, `pre-commit install` and `git commit`: the fresh question, still
-    full of TODOs, blocks the commit; without it the commit goes through."""
+    full of TODOs, blocks the commit; without it the commit goes through. yaml-language-server
+    resolves the scaffold's schema on the way (when tests/yaml_ls is installed)."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=120)
     url = f"qlint-exams @ git+{hook_repo.as_uri()}@{head(hook_repo)}"
@@ -278,6 +280,8 @@ def test_init_new_check_then_a_commit_blocked_by_pre_commit(hook_repo, home, tmp
     config = yaml.safe_load((bank / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     assert config["repos"] == [{"repo": hook_repo.as_uri(), "rev": head(hook_repo), "hooks": [{"id": "qlint"}]}]
     assert sh(qlint, "new", "--exam", "ABC-C01", "--domain", "domain-1").returncode == 0
+    if MISSING is None:  # the editor's schema completion works on the file as written
+        check_scaffold_in_editor(bank, bank / "bank" / "abc-c01" / "domain-1" / "new-question.yaml")
     checked = sh(qlint, "check")
     assert checked.returncode == 1 and " F002 " in checked.stdout, checked.stdout + checked.stderr
     installed = subprocess.run(PRE_COMMIT + ["install"], cwd=bank, env=env, capture_output=True, text=True, timeout=120)
