@@ -8,6 +8,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 # The QTI 3 player test's npm packages (pinned by the lock file); npm ci writes this file last.
 PLAYER := tests/qti_player/node_modules/.package-lock.json
+# yaml-language-server, which tests/test_init.py runs as an editor would (pinned by its lock file).
+YAML_LS := tests/yaml_ls/node_modules/.package-lock.json
 TEST_STAMP  := $(VENV)/.test-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
 
@@ -16,6 +18,8 @@ BENCH_STAMP := $(VENV)/.bench-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
+	@# the distribution was called "qlint" before (that name on PyPI is another project): drop it
+	$(BIN)/python -m pip uninstall -q -y qlint 2>/dev/null || true
 	$(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
 
@@ -37,7 +41,11 @@ $(PLAYER): tests/qti_player/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/qti_player && npm ci --no-audit --no-fund --loglevel=error; \
 	else echo "npm not found: tests/test_qti_player.py will be skipped (apt-get install nodejs npm)"; fi
 
-test: $(TEST_STAMP) $(PLAYER)  ## the whole test suite, on every core, then its slowest tests
+$(YAML_LS): tests/yaml_ls/package-lock.json
+	@if command -v npm >/dev/null; then cd tests/yaml_ls && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "npm not found: the yaml-language-server test in tests/test_init.py will be skipped"; fi
+
+test: $(TEST_STAMP) $(PLAYER) $(YAML_LS)  ## the whole test suite, on every core, then its slowest tests
 	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
 
 test-quick: $(TEST_STAMP)  ## the suite without the slow end-to-end tests (pre-commit, browser, large banks)

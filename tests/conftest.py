@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import sys
@@ -28,6 +29,19 @@ settings.load_profile("default")
 def examples(budget: int) -> int:
     """A property test's example count: `budget`, scaled by the profile (ten times under explore)."""
     return max(1, budget * settings().max_examples // 100)
+
+
+def pytest_unconfigure(config):
+    """Every test has run: keep what the session still holds out of the last collections.
+
+    After a pytest-xdist worker reports its tests finished, the controller asks it to stop, and
+    execnet sends the worker a SIGINT when it has not stopped 5 s later. Its last work is pytest's
+    clean-up, whose gc.collect() walks everything the session left (generated banks, exports
+    cached for the session): on a loaded machine that passed 5 s, the SIGINT landed in the first
+    Python code a collection runs, Hypothesis's gc callback, and `make test` ended a green run with
+    its KeyboardInterrupt traceback ("Exception ignored in: gc_callback"). Frozen objects are not
+    collected: the clean-up then walks only what it made itself."""
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items):

@@ -81,8 +81,9 @@ def _make_dry_run(target: str, tmp_path: Path) -> list[str]:
     """The commands `make TARGET` would run on a fresh machine (no .venv yet), without running them."""
     shutil.copy(REPO / "Makefile", tmp_path / "Makefile")
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
-    (tmp_path / "tests" / "qti_player").mkdir(parents=True, exist_ok=True)  # the QTI player's lock file
-    (tmp_path / "tests" / "qti_player" / "package-lock.json").write_text("{}", encoding="utf-8")
+    for npm in ("qti_player", "yaml_ls"):  # the lock files of the QTI player's and yaml-language-server's packages
+        (tmp_path / "tests" / npm).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "tests" / npm / "package-lock.json").write_text("{}", encoding="utf-8")
     proc = subprocess.run(["make", "-n", target], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.splitlines()

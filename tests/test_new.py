@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -116,3 +117,23 @@ def test_ordering_matching_and_case_study_scaffolds(capsys, tmp_path, monkeypatc
     code, _out, err = run(capsys, "new", "--exam", "MLA-C01", "--domain", "deployment-orchestration", "--case-study",
                           "--type", "ordering")
     assert code == 2 and "--case-study takes --exam, --domain and --id only" in err
+
+
+def test_fresh_scaffolds_get_only_the_placeholder_findings(capsys, tmp_path, monkeypatch):
+    """Issue 28: two fresh scaffolds of each type (and a case study with its two questions) in one
+    bank: `qlint check` reports their TODO placeholders (F002) and nothing else, no near-duplicate
+    pairs of placeholder text, no trap findings about a trap still to be written."""
+    make_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    made = [["--type", t, "--id", f"mla-c01-dev-{t}-{n}", *(["--choose", "2"] if t == "multiple" else [])]
+            for t in ("single", "multiple", "ordering", "matching") for n in (1, 2)]
+    made += [["--case-study", "--id", "mla-c01-case-churn"],
+             *(["--case", "mla-c01-case-churn", "--id", f"mla-c01-case-churn-question-{n}"] for n in (1, 2))]
+    for args in made:
+        code, _out, err = run(capsys, "new", "--exam", "MLA-C01", "--domain", "model-development", *args)
+        assert code == 0, err
+    code, out, err = run(capsys, "check", "--no-cache", "bank")
+    assert code == 1, err
+    findings = [ln for ln in out.splitlines() if re.match(r"\S+\.yaml:\d+:\d+: ", ln)]
+    assert len(findings) > 100  # every placeholder of 11 files
+    assert [ln for ln in findings if " F002 " not in ln] == []

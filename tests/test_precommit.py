@@ -1,7 +1,7 @@
 """The pre-commit hook as other repositories use it, run through the real pre-commit.
 
-The hook tests pin a clone of this repository's working tree (uncommitted edits included) at the
-README's rev; pre-commit clones it, builds a virtualenv and pip-installs qlint from it, as a
+The hook tests pin a tagless clone of this repository's working tree (uncommitted edits included) at
+its commit; pre-commit clones it, builds a virtualenv and pip-installs qlint from it, as a
 consumer's pre-commit would, so they also prove a non-editable install finds its schemas. They
 share one pre-commit home, so that environment is built once; they need PyPI (for qlint's
 dependencies) and take 15-60 s.
@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 
 from pathlib import Path
@@ -23,6 +22,7 @@ import pytest
 import yaml
 
 from conftest import BANK, REPO, standalone_sample
+from yaml_ls_client import MISSING, check_scaffold_in_editor
 
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 GOOD = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
@@ -71,11 +71,11 @@ def _git(*args: str, cwd: Path, data: bytes | None = None) -> bytes:
 
 @pytest.fixture(scope="module")
 def hook_repo(tmp_path_factory) -> Path:
-    """A clone of this repository holding its working tree as it is (uncommitted edits and new files
-    included, as try-repo's shadow repository would), its HEAD tagged with the README's rev, as
-    the release is. Every hook test points `repo:` at it."""
+    """A clone of this repository without tags (as every clone of main is) holding its working tree
+    as it is (uncommitted edits and new files included, as try-repo's shadow repository would),
+    committed. Every hook test points `repo:` at it, pinned at that commit's sha."""
     clone = tmp_path_factory.mktemp("qlint-hooks") / "qlint"
-    _git("clone", "-q", str(REPO), str(clone), cwd=REPO)
+    _git("clone", "-q", "--no-tags", str(REPO), str(clone), cwd=REPO)
     diff = _git("diff", "HEAD", "--binary", cwd=REPO)
     if diff:
         _git("apply", "--whitespace=nowarn", cwd=clone, data=diff)
@@ -85,13 +85,16 @@ def hook_repo(tmp_path_factory) -> Path:
         shutil.copy2(REPO / name.decode(), target)
     _git("add", "-A", cwd=clone)
     _git("commit", "-q", "--allow-empty", "-m", "working tree", cwd=clone)
-    _git("tag", "-f", "-a", _readme_snippet()["repos"][0]["rev"], "-m", "release", cwd=clone)
     return clone
 
 
+def head(repo: Path) -> str:
+    return _git("rev-parse", "HEAD", cwd=repo).decode().strip()
+
+
 def run_hook(root: Path, repo: Path, hook: str, *files: str, home: Path) -> subprocess.CompletedProcess:
-    """`pre-commit run HOOK --files ...` in `root` with a config that pins `repo` at the README's rev."""
-    config = {"repos": [{"repo": str(repo), "rev": _readme_snippet()["repos"][0]["rev"], "hooks": [{"id": hook}]}]}
+    """`pre-commit run HOOK --files ...` in `root` with a config that pins `repo` at its HEAD's sha."""
+    config = {"repos": [{"repo": str(repo), "rev": head(repo), "hooks": [{"id": hook}]}]}
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     _git("add", ".pre-commit-config.yaml", cwd=root)
     return pre_commit("run", hook, "--files", *files, cwd=root, home=home)
@@ -186,7 +189,7 @@ def test_wheel_ships_the_schemas(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(source)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    (wheel,) = (tmp_path / "dist").glob("qlint-*.whl")
+    (wheel,) = (tmp_path / "dist").glob("qlint_exams-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for schema in sorted(p.name for p in (REPO / "schema").glob("*.json")):
         assert f"qlint/schemas/{schema}" in names, f"{schema} missing from the wheel"
@@ -210,36 +213,87 @@ def _readme_snippet() -> dict:
     return yaml.safe_load(block)
 
 
-def _tag(rev: str) -> str | None:
-    """The object type `rev` names as a tag here, or None when this clone has no such tag (CI clones carry no tags)."""
-    proc = subprocess.run(["git", "cat-file", "-t", f"refs/tags/{rev}"], cwd=REPO, capture_output=True, text=True)
-    return proc.stdout.strip() if proc.returncode == 0 else None
-
-
-def test_readme_pre_commit_snippet_pins_the_release_tag_of_this_version():
+def test_readme_pre_commit_snippet_pins_a_commit_every_clone_has():
+    """Issue 28, point 6: the README pinned `rev: v0.2.0`, a tag no clone has (only commits on main
+    are published). It pins a full sha of a commit of main, which every clone of main holds."""
     (repo,) = _readme_snippet()["repos"]
-    rev = repo["rev"]
-    version = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-    assert rev == f"v{version}", f"the README pins {rev!r}, the release of version {version} is tagged v{version}"
-    # A clone that has the tag must have it annotated (pre-commit autoupdate and `git describe` read those).
-    assert _tag(rev) in (None, "tag"), f"{rev!r} is a lightweight tag; release tags are annotated"
+    rev = str(repo["rev"])
+    assert re.fullmatch(r"[0-9a-f]{40}", rev), f"the README pins {rev!r}: pin a full commit sha of main"
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    proc = subprocess.run(["git", "merge-base", "--is-ancestor", rev, "HEAD"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, f"{rev} is not a commit of this checkout's history: {proc.stderr}"
     hooks = {h["id"] for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
     assert {h["id"] for h in repo["hooks"]} <= hooks
 
 
 @pytest.mark.slow
-def test_readme_pre_commit_snippet_works_as_written(consumer, hook_repo, home, tmp_path):
-    """The README's snippet, with only the repository URL pointed at a clone of this repository."""
+def test_readme_pre_commit_snippet_works_as_written(consumer, home, tmp_path):
+    """The README's snippet as written, with only the repository URL pointed at a `git clone
+    --no-tags` of this repository (its rev is a commit of main, so the clone has it)."""
     root = tmp_path / "consumer"
     shutil.copytree(consumer[0], root, ignore=shutil.ignore_patterns(".git"))
+    clone = tmp_path / "qlint"
+    _git("clone", "-q", "--no-tags", str(REPO), str(clone), cwd=tmp_path)
+    assert _git("tag", "-l", cwd=clone) == b""
     config = _readme_snippet()
-    config["repos"][0]["repo"] = str(hook_repo)
+    config["repos"][0]["repo"] = clone.as_uri()
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
     proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/good.yaml", cwd=root, home=home)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and re.search(r"^qlint\.+Passed$", out, re.M), out
-    assert "mutable reference" not in out  # a pinned tag, not a branch
+    assert "mutable reference" not in out  # a pinned commit, not a branch
     proc = pre_commit("run", "qlint", "--files", f"{QUESTIONS}/bad.yaml", cwd=root, home=home)
     assert proc.returncode == 1 and " K002 " in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_init_new_check_then_a_commit_blocked_by_pre_commit(hook_repo, home, tmp_path):
+    """Issue 28, point 7, with only what the README says: pip install qlint-exams from a git URL
+    (a tagless clone of this repository), then in an empty folder `qlint init`, `qlint new`,
+    `qlint check`, `git init`, `pre-commit install` and `git commit`: the fresh question, still
+    full of TODOs, blocks the commit; without it the commit goes through. yaml-language-server
+    resolves the scaffold's schema on the way (when tests/yaml_ls is installed)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=120)
+    url = f"qlint-exams @ git+{hook_repo.as_uri()}@{head(hook_repo)}"
+    # as the Makefile does: Debian's venv brings pip 23.2, whose URL parser refuses git+file:///
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--upgrade", "pip"],
+                   check=True, capture_output=True, timeout=300)
+    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", url],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    qlint = str(venv / "bin" / "qlint")
+    bank = tmp_path / "my-bank"
+    bank.mkdir()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "NO_COLOR": "1"}
+    env.pop("GITHUB_ACTIONS", None)
+
+    def sh(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run(list(argv), cwd=bank, env=env, capture_output=True, text=True, timeout=600)
+
+    assert sh("git", "init", "-q").returncode == 0
+    made = sh(qlint, "init", "--exam", "ABC-C01")
+    assert made.returncode == 0, made.stderr
+    config = yaml.safe_load((bank / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    assert config["repos"] == [{"repo": hook_repo.as_uri(), "rev": head(hook_repo), "hooks": [{"id": "qlint"}]}]
+    assert sh(qlint, "new", "--exam", "ABC-C01", "--domain", "domain-1").returncode == 0
+    if MISSING is None:  # the editor's schema completion works on the file as written
+        check_scaffold_in_editor(bank, bank / "bank" / "abc-c01" / "domain-1" / "new-question.yaml")
+    checked = sh(qlint, "check")
+    assert checked.returncode == 1 and " F002 " in checked.stdout, checked.stdout + checked.stderr
+    installed = subprocess.run(PRE_COMMIT + ["install"], cwd=bank, env=env, capture_output=True, text=True, timeout=120)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    who = ["-c", "user.name=qlint", "-c", "user.email=qlint@example.invalid"]
+    sh("git", "add", "-A")
+    blocked = sh("git", *who, "commit", "-q", "-m", "first question")
+    out = blocked.stdout + blocked.stderr
+    assert blocked.returncode == 1 and re.search(r"^qlint\.+Failed$", out, re.M), out
+    assert re.search(r"^bank/abc-c01/domain-1/new-question\.yaml:\d+:\d+: F002 ", out, re.M), out
+    assert sh("git", "rev-parse", "-q", "--verify", "HEAD").returncode != 0  # nothing was committed
+    sh("git", "rm", "-q", "--cached", "bank/abc-c01/domain-1/new-question.yaml")
+    passed = sh("git", *who, "commit", "-q", "-m", "the bank without its draft")
+    out = passed.stdout + passed.stderr
+    assert passed.returncode == 0 and re.search(r"^qlint\.+Passed$", out, re.M), out

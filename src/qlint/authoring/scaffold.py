@@ -113,12 +113,13 @@ def check_id(qid: str) -> None:
 
 
 def schema_ref(target: Path, config: Config) -> str:
-    project_schema = config.root / "schema" / "question.schema.json"
-    if project_schema.is_file():
-        return os.path.relpath(project_schema, target.parent)
-    from importlib import resources
+    """The project's schema/question.schema.json relative to the new file: it resolves in every
+    clone (`qlint init` writes schema/; a path into the local installation would not)."""
+    return Path(os.path.relpath(project_schema(config), target.parent)).as_posix()
 
-    return str(resources.files("qlint").joinpath("schemas", "question.schema.json"))
+
+def project_schema(config: Config, kind: str = "question") -> Path:
+    return config.root / "schema" / f"{kind}.schema.json"
 
 
 def _block(text: str, indent: str) -> str:

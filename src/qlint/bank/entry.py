@@ -15,7 +15,7 @@ from hashlib import blake2b
 from operator import itemgetter
 from typing import Any, Iterable, Sequence
 
-from qlint.text import tokenise, tokens
+from qlint.text import holds_placeholder, tokenise, tokens
 
 SHINGLE = 3  # word n-gram size of the near-duplicate shingles (B006)
 
@@ -118,8 +118,11 @@ class BankEntry(tuple):
             " ".join(stem),
             tuple((i, " ".join(tokens(texts[i]))) for i in keyed),
             " ".join(explanation),
-            # options through `tokenise`, the stem through `tokens`: the same tokens either way
-            packed(shingle_set([stem, *map(tokenise, texts), *map(tokenise, parts)])),
+            # options through `tokenise`, the stem through `tokens`: the same tokens either way.
+            # A text still holding a TODO placeholder is not compared: two fresh `qlint new`
+            # scaffolds share all their placeholder words, and F002 already reports each one.
+            packed(shingle_set([stem if not holds_placeholder(data.get("stem", "")) else (),
+                                *(tokenise(t) for t in (*texts, *parts) if not holds_placeholder(t))])),
             packed(gram_hashes(stem, ngram)),
             packed(gram_hashes(explanation, ngram)),
             ngram,

@@ -12,9 +12,10 @@ import hashlib
 import os
 import stat
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from qlint import __version__
 from qlint.lint.cache import Cache, digest
@@ -79,16 +80,41 @@ def _jobs(requested: int) -> int:
     return requested if requested > 0 else (os.cpu_count() or 1)
 
 
+_progress: Callable[[int, int], None] | None = None  # (files done, files to check), see `progress_to`
+PROGRESS_MIN_FILES = 200  # fewer files are checked before a progress bar would be read
+
+
+@contextmanager
+def progress_to(callback: Callable[[int, int], None] | None) -> Iterator[None]:
+    """Report (files done, files to check) of the per-file checks run inside the block to
+    `callback` (a terminal's progress bar); runs with fewer than PROGRESS_MIN_FILES to check
+    report nothing."""
+    global _progress
+    before, _progress = _progress, callback
+    try:
+        yield
+    finally:
+        _progress = before
+
+
 def map_files(func: Callable[[str, Any], Any], paths: list[str], settings: Any, jobs: int) -> list[Any]:
     """`func(path, settings)` for every path, in worker processes when there are enough."""
     n = _jobs(jobs)
+    report = _progress if len(paths) >= PROGRESS_MIN_FILES else None
     if n <= 1 or len(paths) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
-        return [func(p, settings) for p in paths]
+        if report is None:
+            return [func(p, settings) for p in paths]
+        out = []
+        for i, p in enumerate(paths, 1):
+            out.append(func(p, settings))
+            if i % 25 == 0 or i == len(paths):
+                report(i, len(paths))
+        return out
     from qlint.lint import workers
 
     gc.freeze()  # the parent's objects stay put in the workers: no copy-on-write from collections
     try:  # forked: workers inherit the loaded rules and schemas
-        return workers.run(func, paths, settings, n, max(8, min(256, len(paths) // (n * 8))))
+        return workers.run(func, paths, settings, n, max(8, min(256, len(paths) // (n * 8))), report)
     finally:
         gc.unfreeze()
 

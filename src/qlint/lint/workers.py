@@ -65,8 +65,10 @@ def _ended(pid: int) -> str:
     return f"exit status {os.WEXITSTATUS(status)}"
 
 
-def run(func: Callable[[Any, Any], Any], items: list[Any], settings: Any, jobs: int, chunk: int) -> list[Any]:
-    """`func(item, settings)` for every item in `jobs` forked workers, results in order."""
+def run(func: Callable[[Any, Any], Any], items: list[Any], settings: Any, jobs: int, chunk: int,
+        progress: Callable[[int, int], None] | None = None) -> list[Any]:
+    """`func(item, settings)` for every item in `jobs` forked workers, results in order;
+    `progress(done, total)` after each chunk that comes back."""
     from multiprocessing.connection import Pipe, wait
 
     sys.stdout.flush()
@@ -75,6 +77,7 @@ def run(func: Callable[[Any, Any], Any], items: list[Any], settings: Any, jobs: 
     chunks.reverse()  # popped from the end: in order
     results: list[Any] = [None] * len(items)
     workers: dict[Any, int] = {}  # parent end of the pipe -> pid
+    done = 0
     try:
         for _ in range(min(jobs, len(chunks))):
             here, there = Pipe()
@@ -100,6 +103,9 @@ def run(func: Callable[[Any, Any], Any], items: list[Any], settings: Any, jobs: 
                 if kind == "error":
                     raise Failure(f"a worker process failed: {values}")
                 results[start:start + len(values)] = values
+                done += len(values)
+                if progress is not None:
+                    progress(done, len(items))
                 chunk = chunks.pop() if chunks else None  # None: no more work, the worker exits
                 try:
                     conn.send(chunk)

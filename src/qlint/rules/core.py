@@ -10,7 +10,7 @@ from qlint.prose.views import per_text, view
 from qlint.diagnostic import Edit, Fix
 from qlint.model import CHOICE_TYPES, ITEM_TYPES, ORDERING, OptionView, Question
 from qlint.rules import Finding, Option, rule
-from qlint.text import normalise
+from qlint.text import holds_placeholder, normalise
 
 PLACEHOLDERS = frozenset(
     normalise(p)
@@ -199,7 +199,8 @@ def exam_trap(q: Question, ctx) -> Iterator[Finding]:
     words with the option text) is a distractor, not the key (ordering and matching traps name
     a wrong order or pairing: P009). A trap that overlaps a
     distractor and the key equally ("candidates confuse data parallelism with model
-    parallelism") names the tempting distractor and passes.
+    parallelism") names the tempting distractor and passes. A trap still holding a TODO marker
+    is F002's.
 
     ## Why it matters
     The trap is the part of the page learners remember: which wrong answer tempts them and why.
@@ -224,6 +225,8 @@ def exam_trap(q: Question, ctx) -> Iterator[Finding]:
     if not trap.strip() or _is_placeholder(trap):
         yield Finding("/trap", "the trap note is empty or a placeholder")
         return
+    if holds_placeholder(trap):
+        return  # an unfinished trap (a fresh `qlint new` scaffold): F002 reports it
     if q.is_choice:  # ordering and matching traps name a wrong order or pairing: P009 reads them
         over = _overlaps(trap, q.options)
         best_d = max((over[o.index] for o in q.distractors), default=0)

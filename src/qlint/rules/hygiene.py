@@ -10,7 +10,7 @@ from qlint.diagnostic import Edit, Fix
 from qlint.loading.positions import join_pointer
 from qlint.model import ITEM_TYPES, Question
 from qlint.rules import Finding, rule
-from qlint.text import HIDDEN, hidden_name, is_bidi, skeleton
+from qlint.text import HIDDEN, PLACEHOLDER_MARKER, hidden_name, is_bidi, skeleton
 
 _HARD_BREAK = re.compile(r"\S {2,}$")  # Markdown renders two trailing spaces as a line break
 
@@ -59,7 +59,7 @@ def trailing_whitespace(q: Question, ctx) -> Iterator[Finding]:
                       offset=first)  # at the first trailing space, not the start of the value
 
 
-_MARKER = re.compile(r"\b(?:TODO|FIXME)\b")  # upper case: "a to-do list" in prose is not a marker
+_MARKER = PLACEHOLDER_MARKER
 
 
 @rule("F002", "unfinished-text", "error", types=ITEM_TYPES, cases=True,

@@ -16,6 +16,7 @@ from qlint.prose.soundness import data_errors
 from qlint.prose.views import view
 from qlint.rules import Finding, Option, rule
 from qlint.rules.core import _is_placeholder, rationale_flaw
+from qlint.text import holds_placeholder
 
 NEW_TYPES = (ORDERING, MATCHING)
 _EXAM = "Exam format (AWS MLA-C01 / AIF-C01 exam guides: ordering 3-5 steps, matching 3-7 prompts)"
@@ -335,7 +336,7 @@ def order_trap(q: Question, ctx) -> Iterator[Finding]:
     name a surplus response, two responses, or a response together with a prompt it does not
     match. Only words that set a step (response, prompt) apart from the others count, so
     "SageMaker" in every response names none. K003 still checks the trap exists and shares a
-    word with the stem.
+    word with the stem. A trap still holding a TODO marker is F002's.
 
     ## Why it matters
     What learners remember from an ordering or matching item is the mistake it warns about: which
@@ -358,6 +359,8 @@ def order_trap(q: Question, ctx) -> Iterator[Finding]:
     trap = q.trap
     if trap is None or not trap.strip() or _is_placeholder(trap):
         return  # K003 reports it
+    if holds_placeholder(trap):
+        return  # an unfinished trap (a fresh `qlint new` scaffold): F002 reports it
     words = view(trap).content()
     if q.type == ORDERING:
         steps = q.steps

@@ -10,7 +10,8 @@ from typing import Mapping
 
 from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
 from qlint.diagnostic import Severity
-from qlint.lint.runner import RunOptions
+from qlint.cli.progress import terminal_bar
+from qlint.lint.runner import RunOptions, progress_to
 from qlint.lint.engine import LintResult, lint, make_settings, source_texts
 from qlint.files import UnsafePathError, write_output
 from qlint.project.config import ConfigError
@@ -124,6 +125,12 @@ def no_bank_message(config) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # a cold check of a large bank takes seconds: a terminal sees how far it is (never a pipe or CI)
+    with progress_to(terminal_bar("files checked")):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
         settings = make_settings(config, args.select, args.ignore, args.extend_select, args.preview,

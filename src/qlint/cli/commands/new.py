@@ -116,4 +116,9 @@ def run(args: argparse.Namespace) -> int:
         print("\nqlint: cancelled; nothing written", file=sys.stderr)
         return EXIT_ERROR
     print(f"created {printable(display_path(str(target)))}")
+    from qlint.authoring.scaffold import project_schema
+
+    if not project_schema(config).is_file():  # the $schema line names the project's schema/, missing here
+        print(f"qlint: note: {printable(display_path(str(project_schema(config).parent)))}/ is missing, so editors "
+              "cannot complete the fields yet; `qlint init` writes it", file=sys.stderr)
     return EXIT_OK
