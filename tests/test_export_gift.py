@@ -15,8 +15,8 @@ with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() 
 import gift_reference
 from exportkit import HOSTILE, banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
 from qlint.markup import render
-from qlint.exporters._feedback import compact
-from qlint.exporters.gift import escape
+from qlint.exporters.kit.feedback import compact
+from qlint.exporters.lms.gift import escape
 
 
 def _pygift_unescape(text: str) -> str:
@@ -126,7 +126,7 @@ def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
 # -- ordering, matching and case studies (issue 13) --------------------------------------------
 
 from lms_kit import export_types, md_words, question, words  # noqa: E402
-from qlint.exporters._breakdown import plain_text  # noqa: E402
+from qlint.exporters.kit.breakdown import plain_text  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import pytest
 from markdown_it import MarkdownIt
 
-from qlint.exporters.markdown_pages import DETAILS_CLOSE, DETAILS_OPEN, DETAILS_OPENS
+from qlint.exporters.web.markdown_pages import DETAILS_CLOSE, DETAILS_OPEN, DETAILS_OPENS
 
 from exportkit import HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
 
@@ -100,7 +100,7 @@ def test_raw_html_stays_inert(tmp_path, exported, bank):
 
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
-from qlint.exporters import _type_words as tw  # noqa: E402
+from qlint.exporters.web import _type_words as tw  # noqa: E402
 from webtypes import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, edit, export_types, load  # noqa: E402
 
 
@@ -238,7 +238,7 @@ def test_nothing_a_page_can_show_is_dropped_and_what_it_cannot_is_warned(tmp_pat
 
 
 def test_presented_order_is_never_the_key_and_is_stable():
-    from qlint.exporters._present import presented_responses, presented_steps
+    from qlint.exporters.web._present import presented_responses, presented_steps
     from qlint.model import Question
 
     for n in range(200):

@@ -11,7 +11,7 @@ from lxml import html as lhtml
 from moodle_xml_parser.parser import parse_file
 
 from qlint.markup import render
-from qlint.exporters._feedback import compact
+from qlint.exporters.kit.feedback import compact
 
 from exportkit import (ALLOWED_GRADES, banks, export, exported, hostile_project, image_project,  # noqa: F401
                             load_questions, mixed, plain, words_of)
@@ -135,7 +135,7 @@ def test_forbidden_character_is_refused_with_file_and_line(tmp_path):
 
 @pytest.mark.parametrize("keys", range(1, 10))
 def test_grades_stay_on_moodles_list_for_every_key_count(keys):
-    from qlint.exporters._grades import fractions
+    from qlint.exporters.kit.grades import fractions
     from qlint.model import Question
 
     for wrong in range(1, 11 - keys):
@@ -289,7 +289,7 @@ def test_single_and_multiple_output_is_unchanged_by_the_new_types(tmp_path, bank
 
 def test_hostile_text_in_steps_prompts_and_responses_reads_back_exactly(tmp_path):
     from exportkit import HOSTILE
-    from qlint.exporters._breakdown import plain_text
+    from qlint.exporters.kit.breakdown import plain_text
 
     matching, ordering = question("matching.yaml"), question("ordering.yaml")
     prompts = [dict(p) for p in matching.data["prompts"]]

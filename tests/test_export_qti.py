@@ -14,7 +14,7 @@ from conftest import BANK, REPO
 from exportkit import (formats, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
                        export, sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
-from qlint.exporters._content import ExportError
+from qlint.exporters.kit.content import ExportError
 from qlint.model import Question
 from qti_readback import comparable, expected, read_item
 from qti_readback import read_package as read_back

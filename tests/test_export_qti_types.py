@@ -378,7 +378,7 @@ def test_citolab_json_converter_reads_the_keys_of_every_type(packages, tmp_path)
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_ordering_with_no_keyed_step_is_refused_naming_file_and_line(tmp_path, fmt):
-    from qlint.exporters._content import ExportError
+    from qlint.exporters.kit.content import ExportError
 
     questions, _, _ = fixtures()
     q = next(q for q in questions if q.id == ORDERING)

@@ -221,7 +221,7 @@ def test_indexes_lead_to_pages_and_fit_a_phone(browser, site):
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
 from webtypes import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, export_types  # noqa: E402
-from qlint.exporters import _type_words as tw  # noqa: E402
+from qlint.exporters.web import _type_words as tw  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -72,7 +72,7 @@ def require_sound(job: ExportJob) -> None:
     """Every exporter's gate: a question whose options no learner could answer correctly (a shared
     option id, an empty option, a repeated option; the same in steps, prompts and responses, a
     prompt matched to no response) is refused whatever the lint configuration."""
-    from qlint.exporters._source import require_sound_options
+    from qlint.exporters.kit.source import require_sound_options
 
     for q in job.questions:
         require_sound_options(q)

@@ -14,7 +14,7 @@ from urllib.parse import quote
 from qlint.exporters import ExportJob
 from qlint.markup import image_paths
 from qlint.media_safety import resolve_media
-from qlint.exporters._source import locate
+from qlint.exporters.kit.source import locate
 from qlint.model import text_fields
 from qlint.files import UnsafePathError
 from qlint.media_safety import UnsafeImageError

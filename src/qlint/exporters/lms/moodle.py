@@ -13,15 +13,15 @@ from urllib.parse import quote
 from lxml import etree
 
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
-from qlint.exporters import _breakdown
-from qlint.exporters import _feedback as fb
+from qlint.exporters.kit import breakdown as _breakdown
+from qlint.exporters.kit import feedback as fb
 from qlint.markup import render, render_inline
-from qlint.exporters._grades import fmt, fractions, is_multiple
-from qlint.exporters._layout import Site
-from qlint.exporters._media import Image, images_in
-from qlint.exporters._output import write_file
-from qlint.exporters._cases import CaseBlock, split_cases
-from qlint.exporters._source import locate, require_xml_chars
+from qlint.exporters.kit.grades import fmt, fractions, is_multiple
+from qlint.exporters.kit.layout import Site
+from qlint.exporters.kit.media import Image, images_in
+from qlint.exporters.kit.output import write_file
+from qlint.exporters.kit.cases import CaseBlock, split_cases
+from qlint.exporters.kit.source import locate, require_xml_chars
 from qlint.model import MATCHING, ORDERING, Case, Question, text_fields
 
 DEFAULT_GRADE = "1.0000000"

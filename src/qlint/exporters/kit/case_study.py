@@ -5,7 +5,7 @@ the export (it is exported alone, never dropped)."""
 from __future__ import annotations
 
 from qlint.exporters import ExportJob
-from qlint.exporters._source import locate
+from qlint.exporters.kit.source import locate
 from qlint.model import Case, Question
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qlint.exporters import ExportJob, ExportResult, exporter
-from qlint.exporters._qti import QTI30, export
+from qlint.exporters.qti._package import QTI30, export
 
 
 @exporter("qti30", "IMS QTI 3.0 content package: items with per-option and modal feedback, a test per exam", packaged=True)

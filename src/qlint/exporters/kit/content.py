@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
-from qlint.exporters._output import check_entry, write_tree
+from qlint.exporters.kit.output import check_entry, write_tree
 from qlint.files import UnsafePathError, is_temp_name, write_output
 from qlint.loading.positions import Locator, join_pointer
 from qlint.markup import _SCHEME, forbidden_char

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._content import ExportError, where
+from qlint.exporters.kit import xhtml
+from qlint.exporters.kit.content import ExportError, where
 from qlint.model import MATCHING, ORDERING, Question, StepView
 
 if TYPE_CHECKING:
-    from qlint.exporters._qti import _Item
+    from qlint.exporters.qti._package import _Item
 
 INTERACTIONS = {ORDERING: "orderInteraction", MATCHING: "matchInteraction"}
 STEPS, PAIRS = ("qlint-steps", "Step by step"), ("qlint-pairs", "Pair by pair")  # reveal parts: (class, heading)

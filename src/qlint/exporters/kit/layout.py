@@ -11,8 +11,8 @@ from functools import cached_property
 
 from qlint.exporters import ExportJob
 from qlint.markup import render
-from qlint.exporters._case_study import members
-from qlint.exporters._media import Image, bank_root, images_in, question_images, relative_url
+from qlint.exporters.kit.case_study import members
+from qlint.exporters.kit.media import Image, bank_root, images_in, question_images, relative_url
 from qlint.model import Case, Question
 
 _TAG = re.compile(r"<[^>]+>")

@@ -5,9 +5,9 @@ its option labels (`_feedback`), written once for the Markdown pages and the HTM
 from __future__ import annotations
 
 from qlint.exporters import ExportJob
-from qlint.exporters._case_study import missing_cases
-from qlint.exporters._layout import choose_word
-from qlint.exporters._source import locate
+from qlint.exporters.kit.case_study import missing_cases
+from qlint.exporters.kit.layout import choose_word
+from qlint.exporters.kit.source import locate
 from qlint.model import MATCHING, ORDERING, Question
 
 # Headings and lines of the reveal, by item type (single and multiple keep the seed's own).

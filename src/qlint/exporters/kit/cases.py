@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from qlint.exporters import ExportJob
-from qlint.exporters._source import locate
+from qlint.exporters.kit.source import locate
 from qlint.model import Case, Question
 
 

@@ -21,13 +21,13 @@ from markupsafe import Markup
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.markup import render
-from qlint.exporters import _feedback as fb
-from qlint.exporters._feedback import compact
-from qlint.exporters._grades import fractions, is_multiple
-from qlint.exporters import _type_words as tw
-from qlint.exporters._layout import Site, choose_word, lead_in, plain
-from qlint.exporters._output import write_folder
-from qlint.exporters._present import letter, presented_responses, presented_steps
+from qlint.exporters.kit import feedback as fb
+from qlint.exporters.kit.feedback import compact
+from qlint.exporters.kit.grades import fractions, is_multiple
+from qlint.exporters.web import _type_words as tw
+from qlint.exporters.kit.layout import Site, choose_word, lead_in, plain
+from qlint.exporters.kit.output import write_folder
+from qlint.exporters.web._present import letter, presented_responses, presented_steps
 from qlint.model import MATCHING, ORDERING, Question
 
 # markdown-it writes table alignment as a style attribute, which the CSP would block: use classes.
@@ -38,7 +38,7 @@ LABELS = {"trap": fb.TRAP, "right_when": fb.RIGHT_WHEN, "why_chosen": fb.WHY_CHO
 
 
 def _asset(name: str) -> str:
-    return resources.files("qlint.exporters").joinpath("site", name).read_text(encoding="utf-8")
+    return resources.files("qlint.exporters.web").joinpath("site", name).read_text(encoding="utf-8")
 
 
 def _hash(text: str) -> str:
@@ -47,7 +47,7 @@ def _hash(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _env() -> Environment:
-    return Environment(loader=PackageLoader("qlint.exporters", "site"), autoescape=True, trim_blocks=True,
+    return Environment(loader=PackageLoader("qlint.exporters.web", "site"), autoescape=True, trim_blocks=True,
                        lstrip_blocks=True, keep_trailing_newline=True, undefined=StrictUndefined)
 
 

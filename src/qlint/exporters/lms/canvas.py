@@ -20,14 +20,14 @@ from urllib.parse import quote
 from lxml import etree
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
-from qlint.exporters._grades import fmt, fractions
-from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
+from qlint.exporters.kit.grades import fmt, fractions
+from qlint.exporters.kit import xhtml
+from qlint.exporters.kit.content import MediaSet, require_xml_text, where, write_package
 from qlint.markup import render, render_inline
-from qlint.exporters._xml import XSI, sub, to_bytes
-from qlint.exporters._breakdown import plain_text, position_label
-from qlint.exporters._cases import CaseBlock, split_cases
-from qlint.exporters._source import locate
+from qlint.exporters.kit.xmldoc import XSI, sub, to_bytes
+from qlint.exporters.kit.breakdown import plain_text, position_label
+from qlint.exporters.kit.cases import CaseBlock, split_cases
+from qlint.exporters.kit.source import locate
 from qlint.model import MATCHING, ORDERING, Case, OptionView, Question, StepView
 from qlint.project.exams import Exam
 

@@ -20,13 +20,13 @@ from lxml import etree
 
 from qlint import __version__
 from qlint.exporters import PARTIAL, ExportJob, ExportResult
-from qlint.exporters import _qti_shapes as shapes
-from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href
-from qlint.exporters._grades import fractions
-from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
+from qlint.exporters.qti import _shapes as shapes
+from qlint.exporters.kit import xhtml
+from qlint.exporters.qti._case import CaseGroup, case_identifier, group, scenario, stimulus_href
+from qlint.exporters.kit.grades import fractions
+from qlint.exporters.kit.content import MediaSet, require_xml_text, where, write_package
 from qlint.markup import render, render_inline
-from qlint.exporters._xml import XSI, sub, to_bytes
+from qlint.exporters.kit.xmldoc import XSI, sub, to_bytes
 from qlint.model import Case, OptionView, Question
 from qlint.project.exams import Exam
 

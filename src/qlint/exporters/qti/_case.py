@@ -13,7 +13,7 @@ from typing import Callable
 
 from lxml import etree
 
-from qlint.exporters._content import where
+from qlint.exporters.kit.content import where
 from qlint.model import Case, Question
 
 STIMULI = "stimuli"
@@ -64,7 +64,7 @@ Content = Callable[[str, str, bool], etree._Element]  # (markdown, pointer, inli
 def scenario(parent: etree._Element, ns: str, case: Case, content: Content) -> etree._Element:
     """`div.qlint-case`: the title (`h2.qlint-case-title`), `div.qlint-scenario`, and the case's
     references under "Go deeper" (`div.qlint-go-deeper`), as the item reveal writes them."""
-    from qlint.exporters import _xhtml as xhtml
+    from qlint.exporters.kit import xhtml
 
     def html(el: etree._Element, name: str, text: str | None = None, **attrs: str) -> etree._Element:
         child = etree.SubElement(el, f"{{{ns}}}{name}", **attrs)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from itertools import groupby
 
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
-from qlint.exporters import _breakdown
-from qlint.exporters import _feedback as fb
-from qlint.exporters._grades import fmt, fractions, is_multiple
-from qlint.exporters._layout import Site
-from qlint.exporters._media import question_images
-from qlint.exporters._output import write_file
-from qlint.exporters._source import locate
+from qlint.exporters.kit import breakdown as _breakdown
+from qlint.exporters.kit import feedback as fb
+from qlint.exporters.kit.grades import fmt, fractions, is_multiple
+from qlint.exporters.kit.layout import Site
+from qlint.exporters.kit.media import question_images
+from qlint.exporters.kit.output import write_file
+from qlint.exporters.kit.source import locate
 from qlint.model import MATCHING, ORDERING, Question
 
 # Moodle's GIFT writer escapes exactly these; "\n" keeps a line break without a real one.
