@@ -12,8 +12,9 @@ import shutil
 import struct
 import zipfile
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import unquote
 
 import pytest
@@ -22,6 +23,8 @@ from lxml import etree
 
 from qlint.lint.engine import lint, load_document, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
+from qlint.exporters.kit.problems import ExportError
+from qlint.exporters.pipeline import place
 from qlint.markup import render
 from qlint.model import Case, Question
 from qlint.cli.config import load_config
@@ -64,6 +67,24 @@ def export(fmt: str, questions, exams, bank_root: Path, output: Path, **options)
     """Run one registered exporter, as `qlint export --format fmt` does after loading."""
     job = ExportJob(questions=questions, exams=exams, output=output, bank_root=bank_root, **options)
     return EXPORTERS.get(fmt).write(job)
+
+
+def shown(found) -> list[str] | str:
+    """An export's problems (a list of them, an ExportResult's warnings, or one ExportError) as
+    `path:line:col: message` lines, placed the way `qlint export` places them."""
+    if isinstance(found, ExportError):
+        return shown([found.problem])[0]
+    if isinstance(found, ExportResult):
+        found = found.warnings
+    return [f"{p.path}:{line}:{col}: {p.message}" for p in found for line, col in [place(p)]]
+
+
+@contextmanager
+def refused(pattern: str) -> Iterator[pytest.ExceptionInfo[ExportError]]:
+    """The export in the block is refused (ExportError) with a problem that, placed, matches `pattern`."""
+    with pytest.raises(ExportError) as info:
+        yield info
+    assert re.search(pattern, shown(info.value)), shown(info.value)
 
 
 def formats(*, packaged: bool | None = None) -> list[str]:

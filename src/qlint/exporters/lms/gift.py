@@ -15,7 +15,7 @@ from qlint.exporters.kit.grades import fmt, fractions, is_multiple
 from qlint.exporters.kit.layout import Site
 from qlint.exporters.kit.media import question_images
 from qlint.exporters.kit.output import write_file
-from qlint.exporters.kit.source import locate
+from qlint.exporters.kit.problems import ExportError, Problem, about_output, problem
 from qlint.model import MATCHING, ORDERING, Question
 
 # Moodle's GIFT writer escapes exactly these; "\n" keeps a line break without a real one.
@@ -70,36 +70,36 @@ def _pairs(q: Question) -> list[str]:
     return lines
 
 
-def refused(q: Question, cases: dict) -> str | None:
+def refused(q: Question, cases: dict) -> Problem | None:
     """Why GIFT cannot carry this question at all ("file:line:col: ..."), or None."""
     if q.type == ORDERING:
-        return (f"{locate(q, '/type')}: GIFT has no ordering question; not exported "
-                "(use the moodle format, whose ordering question Moodle 4.4+ imports)")
+        return (problem(q, '/type', "GIFT has no ordering question; not exported "
+                "(use the moodle format, whose ordering question Moodle 4.4+ imports)"))
     if q.case is not None and q.case in cases:
-        return (f"{locate(q, '/case')}: GIFT cannot carry case study {q.case!r} (no shared scenario for its "
-                "questions); not exported (use the moodle or canvas format)")
+        return (problem(q, '/case', f"GIFT cannot carry case study {q.case!r} (no shared scenario for its "
+                "questions); not exported (use the moodle or canvas format)"))
     if q.type == MATCHING and len(q.prompts) < MIN_PAIRS:
-        return (f"{locate(q, '/prompts')}: GIFT matching needs at least {MIN_PAIRS} pairs and this question has "
-                f"{len(q.prompts)}; not exported")
+        return (problem(q, '/prompts', f"GIFT matching needs at least {MIN_PAIRS} pairs and this question has "
+                f"{len(q.prompts)}; not exported"))
     return None
 
 
-def _losses(q: Question, root) -> list[str]:
+def _losses(q: Question, root) -> list[Problem]:
     """What this file sets that GIFT cannot keep, each as a "file:line:col: message" warning."""
     out = []
     if q.data.get("shuffle") is False:
-        out.append(f"{locate(q, '/shuffle')}: GIFT cannot keep the option order (shuffle: false); Moodle may shuffle it")
+        out.append(problem(q, '/shuffle', "GIFT cannot keep the option order (shuffle: false); Moodle may shuffle it"))
     if any(o.raw.get("pinned") for o in q.options):
-        out.append(f"{locate(q, '/options')}: GIFT cannot pin an option in place; Moodle may shuffle it")
+        out.append(problem(q, '/options', "GIFT cannot pin an option in place; Moodle may shuffle it"))
     if q.type == MATCHING:
-        out.append(f"{locate(q, '/prompts')}: GIFT matching has no feedback per pair and shows responses as plain "
-                   "text; each pair's rationale is in the general feedback")
+        out.append(problem(q, '/prompts', "GIFT matching has no feedback per pair and shows responses as plain "
+                   "text; each pair's rationale is in the general feedback"))
     if q.case is not None:
-        out.append(f"{locate(q, '/case')}: case study {q.case!r} is not part of this export; the question is "
-                   "exported on its own, without the case's scenario")
+        out.append(problem(q, '/case', f"case study {q.case!r} is not part of this export; the question is "
+                   "exported on its own, without the case's scenario"))
     if images := question_images(q, root):
-        out.append(f"{q.path}:1:1: GIFT cannot carry images; {', '.join(sorted(images))} will not import "
-                   "(use the moodle format)")
+        out.append(problem(q, None, f"GIFT cannot carry images; {', '.join(sorted(images))} will not import "
+                   "(use the moodle format)"))
     return out
 
 
@@ -108,9 +108,9 @@ def export_gift(job: ExportJob) -> ExportResult:
     if job.scoring == ALL_OR_NOTHING:
         for q in job.questions:
             if is_multiple(q):  # refused before writing: GIFT's only multiple response is per-answer weights
-                raise ValueError(f"{locate(q, '/type')}: GIFT cannot score a multiple-response question "
+                raise ExportError(problem(q, '/type', "GIFT cannot score a multiple-response question "
                                  "all-or-nothing (its answers carry partial weights only); export with "
-                                 "--scoring partial, or use the moodle format")
+                                 "--scoring partial, or use the moodle format"))
     site = Site(job, ".gift")
     result = ExportResult()
     blocks = []
@@ -129,11 +129,11 @@ def export_gift(job: ExportJob) -> ExportResult:
             blocks.append(question_block(q))
             result.warnings += _losses(q, site.root)
             if q.type == MATCHING and job.scoring == ALL_OR_NOTHING:
-                result.warnings.append(f"{locate(q, '/type')}: Moodle grades a matching question per pair (partial "
-                                       "credit); all-or-nothing scoring cannot be expressed for it")
+                result.warnings.append(problem(q, '/type', "Moodle grades a matching question per pair (partial "
+                                       "credit); all-or-nothing scoring cannot be expressed for it"))
             done += 1
             job.tick(done)
     data = "\n\n".join(blocks) + "\n"
     result.written = write_file(job.output, data.encode("utf-8"))
-    result.warnings.append(f"{job.output}: {DROPPED}")
+    result.warnings.append(about_output(job.output, DROPPED))
     return result

@@ -13,7 +13,7 @@ from typing import Callable
 
 from lxml import etree
 
-from qlint.exporters.kit.content import where
+from qlint.exporters.kit.problems import Problem, problem
 from qlint.model import Case, Question
 
 STIMULI = "stimuli"
@@ -39,7 +39,7 @@ class CaseGroup:
         return self.case.domain or self.questions[0].domain
 
 
-def group(questions: list[Question], cases: dict[str, Case], warnings: list[str]) -> dict[str, CaseGroup]:
+def group(questions: list[Question], cases: dict[str, Case], warnings: list[Problem]) -> dict[str, CaseGroup]:
     """case id -> the exported questions that belong to it; a question naming a case the job
     lacks is exported alone, with a warning."""
     out: dict[str, CaseGroup] = {}
@@ -48,8 +48,8 @@ def group(questions: list[Question], cases: dict[str, Case], warnings: list[str]
             continue
         case = cases.get(q.case)
         if case is None:
-            warnings.append(f"{where(q.path, '/case')}: case {q.case!r} is not in the bank; the question is exported "
-                            "without its scenario")
+            warnings.append(problem(q, '/case', f"case {q.case!r} is not in the bank; the question is exported "
+                            "without its scenario"))
             continue
         out.setdefault(case.id, CaseGroup(case)).questions.append(q)
     for g in out.values():

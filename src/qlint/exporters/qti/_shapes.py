@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from qlint.exporters.kit import xhtml
-from qlint.exporters.kit.content import ExportError, where
+from qlint.exporters.kit.problems import ExportError, problem
 from qlint.model import MATCHING, ORDERING, Question, StepView
 
 if TYPE_CHECKING:
@@ -63,8 +63,8 @@ def declare(item: _Item, root: etree._Element, partial: bool) -> None:
     q, d = item.q, item.d
     if q.type == ORDERING:
         if not q.key_order:  # lint (P002) says so too, but --force must not reach a division by zero
-            raise ExportError(f"{where(q.path, '/steps')}: no step is keyed (every step says `correct: false`), "
-                              "so there is no order to ask for; key the steps in their order")
+            raise ExportError(problem(q, '/steps', "no step is keyed (every step says `correct: false`), "
+                              "so there is no order to ask for; key the steps in their order"))
         rd = d.sub(root, "responseDeclaration", identifier="RESPONSE", cardinality="ordered", baseType="identifier")
         correct = d.sub(rd, "correctResponse")
         for step in q.key_order:

@@ -27,6 +27,7 @@ from qlint.exporters.kit.grades import fractions, is_multiple
 from qlint.exporters.web import _type_words as tw
 from qlint.exporters.kit.layout import Site, choose_word, lead_in, plain
 from qlint.exporters.kit.output import write_folder
+from qlint.exporters.kit.problems import Problem, problem
 from qlint.exporters.web._present import letter, presented_responses, presented_steps
 from qlint.model import MATCHING, ORDERING, Question
 
@@ -70,7 +71,7 @@ class _Pages:
         self.css, self.js = _asset("practice.css"), _asset("practice.js")
         # Ordering, matching and case pages add their own style and script; choice pages keep theirs.
         self.arrange_css, self.arrange_js = self.css + _asset("arrange.css"), _asset("arrange.js")
-        self.warnings: list[str] = []
+        self.warnings: list[Problem] = []
 
     def _page(self, template: str, here: str, crumbs: list[tuple[str, str]], script: bool = False,
               js: str = "", css: str = "", **values) -> bytes:
@@ -113,7 +114,7 @@ class _Pages:
 
     def _remote(self, q: Question, htmls) -> None:
         if any(_REMOTE_IMG.search(str(v)) for v in htmls):
-            self.warnings.append(f"{q.path}:1:1: a remote image cannot load in the offline site")
+            self.warnings.append(problem(q, None, "a remote image cannot load in the offline site"))
 
     def ordering(self, q: Question) -> bytes:
         """Steps lettered as presented, a select per position to put them in order, then the reveal:
@@ -191,7 +192,7 @@ class _Pages:
         prev, nxt = site.neighbours(q)
         stem = _html(q.stem, urls)
         if any(_REMOTE_IMG.search(str(v)) for v in [stem, *(o["html"] for o in options)]):
-            self.warnings.append(f"{q.path}:1:1: a remote image cannot load in the offline site")
+            self.warnings.append(problem(q, None, "a remote image cannot load in the offline site"))
         return self._page(
             "question.html.j2", here,
             [("Practice questions", site.index), (site.exam_name(q.exam), site.exam_index(q.exam)),
