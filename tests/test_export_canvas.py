@@ -320,7 +320,7 @@ def test_markup_injection_stays_text(tmp_path):
 # condition that adds to SCORE; its comment the `not` condition's feedback), and scored by running
 # the QTI 1.2 response conditions.
 
-from lms_kit import export_types, md_words, question  # noqa: E402
+from exportkit import export_types, md_words, question  # noqa: E402
 
 
 def _canvas_matching(item) -> dict:

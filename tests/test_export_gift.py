@@ -125,7 +125,7 @@ def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
 
 # -- ordering, matching and case studies (issue 13) --------------------------------------------
 
-from lms_kit import export_types, md_words, question, words  # noqa: E402
+from exportkit import export_types, md_words, question, words  # noqa: E402
 from qlint.exporters.kit.breakdown import plain_text  # noqa: E402
 
 

@@ -81,7 +81,7 @@ def test_images_are_embedded_and_hostile_text_kept(tmp_path):
 
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
-from webtypes import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, export_types, load  # noqa: E402
+from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, export_types, load  # noqa: E402
 
 # The keys of a single/multiple record, in order: new item types must not add any to them.
 CHOICE_KEYS = ["id", "exam", "exam_name", "domain", "domain_name", "type", "choose", "status", "difficulty", "tags",

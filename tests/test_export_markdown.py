@@ -101,7 +101,7 @@ def test_raw_html_stays_inert(tmp_path, exported, bank):
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
 from qlint.exporters.web import _type_words as tw  # noqa: E402
-from webtypes import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, edit, export_types, load  # noqa: E402
+from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, edit, export_types, load  # noqa: E402
 
 
 def _order(text: str, marks: list[str]) -> None:

@@ -161,7 +161,7 @@ from conftest import BANK  # noqa: E402
 from exportkit import shown, load_bank, png, refused  # noqa: E402
 from qlint.exporters import EXPORTERS, ExportJob  # noqa: E402
 from qlint.model import Case, Question  # noqa: E402
-from lms_kit import TYPES, export_types, md_words, question, words  # noqa: E402
+from exportkit import TYPES, export_types, md_words, question, words  # noqa: E402
 
 
 @pytest.fixture(scope="module")

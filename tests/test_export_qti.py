@@ -11,7 +11,7 @@ import pytest
 from lxml import etree
 
 from conftest import BANK, REPO
-from exportkit import (formats, refused, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
+from exportkit import (INJECTION, formats, refused, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
                        export, sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
 from qlint.model import Question
@@ -23,9 +23,6 @@ PNG = png()  # a real PNG: exports refuse a file whose bytes are not what its na
 
 FORMATS = ("qti21", "qti30")
 EVERY_STATUS = ("--status", "draft,review,published")
-INJECTION = "<script>alert('x')</script> ]]> & \"quoted\" 'single' café ≤ 日本 😀 <![CDATA[x]]>"
-
-
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory):
     """The whole sample bank (drafts too: the ordering, matching and case-study samples are drafts)

@@ -28,8 +28,8 @@ import pytest
 from conftest import REPO
 from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_questions, plain
 from qlint.model import Question
-from test_export_qti_types import MATCHING, ORDERING, TYPES, fixtures
-from test_html_browser import ARGS, CHROMIUM
+from exportkit import MATCHING, ORDERING, TYPES, fixtures
+from browserkit import ARGS, CHROMIUM
 
 PLAYER = REPO / "tests" / "qti_player"
 MODULES = PLAYER / "node_modules"
