@@ -1,4 +1,4 @@
-"""The QTI parts of the ordering and matching item types (the choice types stay in `_qti`).
+"""The QTI parts of the ordering and matching item types (the choice types stay in `_package`).
 
 Ordering is an `orderInteraction` whose `RESPONSE` is `ordered`: the keyed steps' identifiers in
 key order are the correct response, distractor steps are extra choices, and `minChoices` =
