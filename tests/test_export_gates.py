@@ -102,3 +102,23 @@ def test_a_message_that_looks_located_is_not_parsed_back(tmp_path):
     assert place(found)[0] > 1
     assert str(ExportError(found)) == "other.yaml:9:9: looks like a place"
     assert place(Problem(str(tmp_path / "gone.yaml"), "/stem", "m")) == (1, 1)  # unreadable: line 1
+
+
+def test_warnings_about_one_file_read_it_once(tmp_path, toys, monkeypatch):
+    """Placing every warning re-read the question file once per warning; now once per export."""
+    import qlint.exporters.pipeline as pipeline
+
+    reads: list[str] = []
+    real = pipeline.read_bytes
+    monkeypatch.setattr(pipeline, "read_bytes", lambda path, limits: reads.append(path) or real(path, limits))
+
+    def many(job: ExportJob) -> ExportResult:
+        return ExportResult(warnings=[problem(q, p, "dropped") for q in job.questions for p in ("/stem", "/trap", "/options/0")])
+
+    exporter("toy-many", "three warnings per question")(many)
+    data = sample_question()
+    path = str(write_question(tmp_path / "bank" / "mla-c01" / "model-development", data))
+    request = ExportRequest(format="toy-many", output=tmp_path / "out", filters=Filters(statuses=("published",)))
+    out = export_bank([_linted(path, data)], [], False, {}, request)
+    assert len(out.diagnostics) == 3 and len({d.line for d in out.diagnostics}) == 3
+    assert reads == [path]

@@ -143,27 +143,37 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
         out.diagnostics.append(reported("E002", str(request.output), f"cannot write: {exc.strerror or exc}"))
         out.refused = f"cannot write {request.output}"
         return out
-    out.diagnostics += [placed(w.code, w) for w in result.warnings]
+    locators: dict[str, Locator | None] = {}  # each file a warning names, read once
+    out.diagnostics += [placed(w.code, w, locators) for w in result.warnings]
     out.exported, out.written, out.left_out = len(questions) - result.left_out, result.written, result.left_out
     return out
 
 
-def place(found: Problem) -> tuple[int, int]:
+def place(found: Problem, locators: dict[str, Locator | None] | None = None) -> tuple[int, int]:
     """(line, col) of a problem's value in its file: the one place export problems are located.
-    Until the lint hands its loaded documents over, the file is read again here, with the
-    reader's size limit; line 1 when it cannot be read (or the problem names no value)."""
+    Until the lint hands its loaded documents over, the file is read again here (once per export
+    with `locators`), with the reader's size limit; line 1 when it cannot be read (or the problem
+    names no value)."""
     if found.pointer is None:
         return 1, 1
+    locators = {} if locators is None else locators
+    if found.path not in locators:
+        try:
+            locators[found.path] = Locator(decode(read_bytes(found.path, Limits())))
+        except (OSError, ValueError, LoadError):
+            locators[found.path] = None
+    locator = locators[found.path]
+    if locator is None:
+        return 1, 1
     try:
-        locator = Locator(decode(read_bytes(found.path, Limits())))
         span = locator.find(locator.locate(found.pointer), found.within)
-    except (OSError, ValueError, LoadError):
+    except (ValueError, LoadError):
         return 1, 1
     return span.line, span.col
 
 
-def placed(code: str, found: Problem) -> Diagnostic:
+def placed(code: str, found: Problem, locators: dict[str, Locator | None] | None = None) -> Diagnostic:
     """A problem as a Diagnostic of `code`, at its place, its file named as diagnostics name it."""
     rule = RULES.get(code)
-    line, col = place(found)
+    line, col = place(found, locators)
     return Diagnostic(display_path(found.path), line, col, code, rule.name, rule.severity, found.message)
