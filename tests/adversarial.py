@@ -228,7 +228,7 @@ def qti21(out, tmp: Path) -> None:
 
 def renderer(out, tmp: Path) -> None:
     from qlint.markup import image_paths, render, render_inline
-    from qlint.exporters._markdown_text import to_markdown
+    from qlint.exporters.web._markdown_text import to_markdown
 
     for name, text in TEXT.items():
         _time(out, name + ": html", lambda: (render(text), render_inline(text), image_paths(text + "![")))

@@ -7,6 +7,8 @@ import zipfile
 from pathlib import Path
 
 from qlint.cli import main
+from qlint.cli.config import load_config
+from qlint.lint.engine import check_file, load_exams, make_settings
 
 from conftest import BANK, REPO
 
@@ -62,3 +64,27 @@ def qti21_package_files(capsys, tmp_path: Path, monkeypatch) -> dict[str, bytes]
     assert code == 0, err
     with zipfile.ZipFile(out) as zf:
         return {name: zf.read(name) for name in zf.namelist()}
+
+
+# --- what an import wrote, compared ---------------------------------------------------------
+
+
+def schema_errors(root: Path, path: Path) -> list[str]:
+    settings = make_settings(load_config(root), select=["S"])
+    load_exams(settings)
+    return [f"{d.line}:{d.col} {d.code} {d.message}" for d in check_file(str(path), settings).diagnostics]
+
+
+def imported_text(value: str | None) -> str | None:
+    return value.rstrip("\n") if isinstance(value, str) else value  # rendering drops a final newline
+
+
+def steps_of(data: dict) -> list[tuple]:
+    return [(imported_text(s["text"]), s.get("correct", True), imported_text(s.get("rationale")), imported_text(s.get("right_when")))
+            for s in data["steps"]]
+
+
+def pairs_of(data: dict) -> tuple[list[tuple], list[tuple]]:
+    text = {r["id"]: r["text"] for r in data["responses"]}
+    return ([(imported_text(p["text"]), text[p["match"]], imported_text(p.get("rationale"))) for p in data["prompts"]],
+            [(imported_text(r["text"]), imported_text(r.get("rationale"))) for r in data["responses"]])

@@ -12,8 +12,9 @@ import shutil
 import struct
 import zipfile
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import unquote
 
 import pytest
@@ -22,6 +23,8 @@ from lxml import etree
 
 from qlint.lint.engine import lint, load_document, make_settings
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult
+from qlint.exporters.kit.problems import ExportError
+from qlint.exporters.pipeline import place
 from qlint.markup import render
 from qlint.model import Case, Question
 from qlint.cli.config import load_config
@@ -39,6 +42,8 @@ ALLOWED_GRADES = {100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333,
 # Hostile text: markup, CDATA end, entities, quotes, GIFT specials, Unicode and an XSS probe.
 HOSTILE = ('Pick <script>window.__pwned = 1</script> or <img src=x onerror="window.__pwned = 2"> '
            'and ]]> & &amp; "double" \'single\' ~ = # { } : \\ Zürich 東京 🙂')
+# Markup, a CDATA end, entities, quotes and non-ASCII text, for the QTI round trips.
+INJECTION = "<script>alert('x')</script> ]]> & \"quoted\" 'single' café ≤ 日本 😀 <![CDATA[x]]>"
 
 
 # CHOICE_ONLY: these loaders give the sample bank's single and multiple questions outside case
@@ -64,6 +69,24 @@ def export(fmt: str, questions, exams, bank_root: Path, output: Path, **options)
     """Run one registered exporter, as `qlint export --format fmt` does after loading."""
     job = ExportJob(questions=questions, exams=exams, output=output, bank_root=bank_root, **options)
     return EXPORTERS.get(fmt).write(job)
+
+
+def shown(found) -> list[str] | str:
+    """An export's problems (a list of them, an ExportResult's warnings, or one ExportError) as
+    `path:line:col: message` lines, placed the way `qlint export` places them."""
+    if isinstance(found, ExportError):
+        return shown([found.problem])[0]
+    if isinstance(found, ExportResult):
+        found = found.warnings
+    return [f"{p.path}:{line}:{col}: {p.message}" for p in found for line, col in [place(p)]]
+
+
+@contextmanager
+def refused(pattern: str) -> Iterator[pytest.ExceptionInfo[ExportError]]:
+    """The export in the block is refused (ExportError) with a problem that, placed, matches `pattern`."""
+    with pytest.raises(ExportError) as info:
+        yield info
+    assert re.search(pattern, shown(info.value)), shown(info.value)
 
 
 def formats(*, packaged: bool | None = None) -> list[str]:
@@ -302,3 +325,96 @@ def write_question(folder: Path, data: dict[str, Any], name: str | None = None) 
     path = folder / (name or f"{data['id']}.yaml")
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
     return path
+
+
+# --- the item-type fixtures (tests/fixtures/types) ------------------------------------------
+# Ordering, matching and a case study of two questions, with the sample bank's exam definitions,
+# handed to a registered exporter in an ExportJob as `qlint export` does after loading. The one
+# kit for every exporter's item-type tests (it replaces lms_kit.py, webtypes.py and the QTI
+# tests' own loader).
+
+TYPES = REPO / "tests" / "fixtures" / "types"
+CASE_PATH = TYPES / "cases" / "fraud-scoring.yaml"
+ORDERING, MATCHING = "types-ordering-realtime-deploy", "types-matching-monitoring-tools"
+CASE, CASE_SINGLE, CASE_ORDERING = "types-case-fraud-scoring", "types-case-fraud-endpoint-type", "types-case-fraud-approval-order"
+CASE_ID, CASE_ITEMS = CASE, [CASE_SINGLE, CASE_ORDERING]  # the case's `items`, in order
+
+
+def _yaml(path: Path) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def type_exams() -> dict[str, Exam]:
+    """The sample bank's exam definitions (bank/exams), as the fixtures' questions name them."""
+    exam_files = sorted((BANK / "exams").glob("*.yaml"))
+    exams = [Exam.from_data(_yaml(f), str(f)) for f in exam_files]
+    return {e.code: e for e in exams}
+
+
+def load(folder: Path = TYPES) -> tuple[list[Question], dict[str, Case]]:
+    """The questions (sorted as `qlint export` sorts them) and case studies under `folder`."""
+    questions = [Question(str(p), _yaml(p)) for p in sorted(folder.glob("*.yaml"))]
+    cases = [Case(str(p), _yaml(p)) for p in sorted((folder / "cases").glob("*.yaml"))]
+    return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), {c.id: c for c in cases}
+
+
+def fixtures() -> tuple[list[Question], dict[str, Case], dict[str, Exam]]:
+    """(questions, cases by id, exams) of the fixtures."""
+    return (*load(), type_exams())
+
+
+def export_types_package(tmp_path: Path, fmt: str, questions=None, cases=None, root: Path = TYPES, **options):
+    """(files, placed warnings) of one export of the fixtures through the registered exporter."""
+    qs, cs, exams = fixtures()
+    out = tmp_path / f"{fmt}-{len(list(tmp_path.iterdir()))}.zip"
+    result = export(fmt, qs if questions is None else questions, exams, root, out,
+                    cases=cs if cases is None else cases, **options)
+    return read_package(out), shown(result)
+
+
+def question(name: str, **overrides: Any) -> Question:
+    """One fixture file as a Question, with top-level fields replaced."""
+    path = TYPES / name
+    data = _yaml(path)
+    for key, value in overrides.items():
+        data[key] = copy.deepcopy(value)
+    return Question(str(path), data)
+
+
+def case() -> Case:
+    return Case(str(CASE_PATH), _yaml(CASE_PATH))
+
+
+def by_id(folder: Path = TYPES) -> dict[str, Question]:
+    return {q.id: q for q in load(folder)[0]}
+
+
+def copy_types(tmp: Path) -> Path:
+    """A copy of the fixtures a test may change."""
+    return Path(shutil.copytree(TYPES, tmp / "types"))
+
+
+def edit(folder: Path, name: str, change) -> None:
+    """Load a fixture file in `folder`, let `change(data)` alter it, write it back as YAML."""
+    path = folder / name
+    data = _yaml(path)
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
+
+
+def export_types(fmt: str, output: Path, questions: list[Question] | None = None, cases: dict[str, Case] | None = None,
+                 folder: Path = TYPES, with_cases: bool = True, **options: Any) -> ExportResult:
+    """Export the fixtures under `folder` (or the given questions and cases) in one format."""
+    loaded, found = load(folder)
+    job = ExportJob(questions=loaded if questions is None else questions, exams=type_exams(), output=output,
+                    bank_root=folder, cases=(found if with_cases else {}) if cases is None else cases, **options)
+    return EXPORTERS.get(fmt).write(job)
+
+
+def words(markup: str) -> str:
+    """The words an HTML (or Markdown rendered to HTML) text shows, one space apart."""
+    return words_of(markup)
+
+
+def md_words(markdown: str) -> str:
+    return plain(markdown)

@@ -9,28 +9,15 @@ import shutil
 import numpy as np
 import pytest
 
+from analyzekit import findings
 from conftest import REPO, script
 from qlint.cli import main
-from qlint.rules.context import RuleContext
-from qlint.lint.engine import make_settings
 from qlint.itemanalysis.data import ItemKey, Responses
 from qlint.itemanalysis.stats import analyse
 from qlint.cli.config import load_config
 from qlint.rules import RULES
 
 SAMPLE = REPO / "examples" / "synthetic-responses.csv"
-
-
-def findings(a, config=None):
-    """(code, item id, pointer) of every response rule's findings at default options."""
-    config = config or load_config(REPO)
-    settings = make_settings(config, responses=True)
-    by_path = {k.path: k.id for k in a.items}
-    out = set()
-    for rule in settings.selection.rules("responses"):
-        for f in rule.check(a, RuleContext(rule, config, {})):
-            out.add((rule.code, by_path[f.path], f.pointer))
-    return out
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import yaml
 from lxml import etree
 
 from conftest import BANK, REPO
-from exportkit import (png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
+from exportkit import (shown, png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
 from qlint.markup import render, render_inline
@@ -279,7 +279,7 @@ def test_shuffle_is_per_quiz_so_an_order_that_matters_turns_it_off_with_a_warnin
     assert _shuffle_answers(files) == "false"
     assert len(result.warnings) == 1
     assert re.match(r".*mla-c01-dev-sample\.yaml:\d+:\d+: Canvas shuffles answers per quiz.*shuffle: false.*\(and 1 more question\)$",
-                    result.warnings[0]), result.warnings
+                    shown(result)[0]), shown(result)
 
 
 def test_images_use_the_canvas_file_base_and_are_listed(tmp_path):
@@ -320,7 +320,7 @@ def test_markup_injection_stays_text(tmp_path):
 # condition that adds to SCORE; its comment the `not` condition's feedback), and scored by running
 # the QTI 1.2 response conditions.
 
-from lms_kit import export_types, md_words, question  # noqa: E402
+from exportkit import export_types, md_words, question  # noqa: E402
 
 
 def _canvas_matching(item) -> dict:
@@ -427,7 +427,7 @@ def test_ordering_is_a_matching_question_of_positions_with_a_warning(types_canva
     general = plain(read["feedback"]["general_fb"])
     distractor = q.steps[-1]
     assert f"Not part of the order: {distractor.text} {md_words(distractor.rationale)}" in general
-    assert any(w.startswith(f"{q.path}:6:7: ") and "no ordering question" in w for w in result.warnings)
+    assert any(w.startswith(f"{q.path}:6:7: ") and "no ordering question" in w for w in shown(result))
 
 
 def test_case_is_a_text_only_question_then_a_group_drawing_all_its_questions(types_canvas):
@@ -455,13 +455,13 @@ def test_a_case_question_without_its_case_stays_at_the_top_with_a_warning(tmp_pa
     top = root.find(f"{Q}assessment/{Q}section")
     assert [etree.QName(c).localname for c in top] == ["item"] * 4
     single = question("case-single.yaml")
-    assert any(w.startswith(f"{single.path}:6:7: ") and "not part of this export" in w for w in result.warnings)
+    assert any(w.startswith(f"{single.path}:6:7: ") and "not part of this export" in w for w in shown(result))
 
 
 def test_all_or_nothing_warns_that_matching_is_graded_per_pair(tmp_path):
     result = export_types("canvas", tmp_path / "c.zip", scoring="all-or-nothing")
     for name in ("matching.yaml", "ordering.yaml"):
-        assert any(w.startswith(question(name).path + ":") and "per pair" in w for w in result.warnings), name
+        assert any(w.startswith(question(name).path + ":") and "per pair" in w for w in shown(result)), name
 
 
 def test_choice_items_are_unchanged_by_the_new_types(tmp_path):

@@ -13,10 +13,10 @@ with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() 
     from pygiftparser import parser as pygift
 
 import gift_reference
-from exportkit import HOSTILE, banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
+from exportkit import shown, HOSTILE, banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
 from qlint.markup import render
-from qlint.exporters._feedback import compact
-from qlint.exporters.gift import escape
+from qlint.exporters.kit.feedback import compact
+from qlint.exporters.lms.gift import escape
 
 
 def _pygift_unescape(text: str) -> str:
@@ -115,18 +115,18 @@ def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
     result = export("gift", some, exams, root, tmp_path / "g.gift")
     for q in some:
         if q.data.get("shuffle") is False:
-            assert any(w.startswith(f"{q.path}:") and "shuffle: false" in w for w in result.warnings), q.id
+            assert any(w.startswith(f"{q.path}:") and "shuffle: false" in w for w in shown(result)), q.id
         if any(o.raw.get("pinned") for o in q.options):
-            assert any(w.startswith(f"{q.path}:") and "pin" in w for w in result.warnings), q.id
-    shuffle_lines = [w for w in result.warnings if "shuffle: false" in w]
+            assert any(w.startswith(f"{q.path}:") and "pin" in w for w in shown(result)), q.id
+    shuffle_lines = [w for w in shown(result) if "shuffle: false" in w]
     assert shuffle_lines and all(re.match(r".+\.yaml:\d+:\d+: ", w) for w in shuffle_lines)
-    assert any(w.startswith(str(tmp_path / "g.gift")) and "no place for" in w for w in result.warnings)
+    assert any(w.startswith(str(tmp_path / "g.gift")) and "no place for" in w for w in shown(result))
 
 
 # -- ordering, matching and case studies (issue 13) --------------------------------------------
 
-from lms_kit import case, export_types, md_words, question, words  # noqa: E402
-from qlint.exporters._breakdown import plain_text  # noqa: E402
+from exportkit import case, export_types, md_words, question, words  # noqa: E402
+from qlint.exporters.kit.breakdown import plain_text  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -169,9 +169,9 @@ def test_ordering_questions_are_left_out_with_a_warning_each(types_gift):
                              ("case-ordering.yaml", ":7:7: ", "GIFT has no ordering question")):
         q = question(name)
         assert f"[id:{q.id}]" not in gift
-        assert [w for w in result.warnings if w.startswith(q.path + where) and why in w and "not exported" in w], name
+        assert [w for w in shown(result) if w.startswith(q.path + where) and why in w and "not exported" in w], name
     matching = question("matching.yaml")
-    assert any(w.startswith(f"{matching.path}:24:3: ") and "no feedback per pair" in w for w in result.warnings)
+    assert any(w.startswith(f"{matching.path}:24:3: ") and "no feedback per pair" in w for w in shown(result))
 
 
 def test_a_case_question_carries_its_scenario_before_its_stem(types_gift):
@@ -196,7 +196,7 @@ def test_a_case_question_without_its_case_is_exported_alone(tmp_path):
     (read,) = gift_reference.read(out.read_text(encoding="utf-8"))
     assert read.name == "types-case-fraud-endpoint-type" and len(read.answers) == 4
     assert any("not part of this export" in w and w.startswith(str(question("case-single.yaml").path))
-               for w in result.warnings)
+               for w in shown(result))
 
 
 def test_matching_with_fewer_than_three_pairs_is_left_out(tmp_path):
@@ -205,7 +205,7 @@ def test_matching_with_fewer_than_three_pairs_is_left_out(tmp_path):
     out = tmp_path / "two.gift"
     result = export_types("gift", out, questions=[two])
     assert gift_reference.read(out.read_text(encoding="utf-8")) == []
-    assert any(w.startswith(f"{q.path}:") and "at least 3 pairs" in w for w in result.warnings)
+    assert any(w.startswith(f"{q.path}:") and "at least 3 pairs" in w for w in shown(result))
 
 
 def test_matching_text_with_gift_syntax_and_markup_survives(tmp_path):

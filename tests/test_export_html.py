@@ -91,8 +91,8 @@ def test_table_alignment_uses_classes_not_inline_styles(tmp_path, banks):
 
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
-from qlint.exporters import _type_words as tw  # noqa: E402
-from webtypes import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, export_types  # noqa: E402
+from qlint.exporters.web import _type_words as tw  # noqa: E402
+from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, export_types  # noqa: E402
 
 
 @pytest.fixture(scope="module")

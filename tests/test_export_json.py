@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from exportkit import banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
+from exportkit import shown, banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
 from conftest import REPO
 from qlint.markup import render
 
@@ -81,7 +81,7 @@ def test_images_are_embedded_and_hostile_text_kept(tmp_path):
 
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
-from webtypes import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, export_types, load  # noqa: E402
+from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, export_types, load  # noqa: E402
 
 # The keys of a single/multiple record, in order: new item types must not add any to them.
 CHOICE_KEYS = ["id", "exam", "exam_name", "domain", "domain_name", "type", "choose", "status", "difficulty", "tags",
@@ -144,7 +144,7 @@ def test_case_study_is_inline_in_each_of_its_questions(tmp_path):
 def test_a_question_whose_case_is_missing_is_exported_alone_with_a_warning(tmp_path):
     docs, result = _types_doc(tmp_path, with_cases=False)
     assert "case" not in docs[CASE_SINGLE] and "case" not in docs[CASE_ORDERING]
-    for warnings in (result.warnings, export_types("jsonl", tmp_path / "x.jsonl", with_cases=False).warnings):
+    for warnings in (shown(result), shown(export_types("jsonl", tmp_path / "x.jsonl", with_cases=False))):
         assert [w.split(": case study")[0] for w in warnings] == [f"{by_id()[qid].path}:6:7" for qid in (CASE_ORDERING, CASE_SINGLE)]
         assert all(f"'{CASE}' is not part of this export" in w for w in warnings)
 

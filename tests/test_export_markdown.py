@@ -10,9 +10,9 @@ from urllib.parse import unquote
 import pytest
 from markdown_it import MarkdownIt
 
-from qlint.exporters.markdown_pages import DETAILS_CLOSE, DETAILS_OPEN, DETAILS_OPENS
+from qlint.exporters.web.markdown_pages import DETAILS_CLOSE, DETAILS_OPEN, DETAILS_OPENS
 
-from exportkit import HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
+from exportkit import shown, HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
 
 # The seed page's order; the answer is folded in <details> below the choices, as the HTML site hides it.
 SEED_ORDER = ["# ", "> **⚠ Common exam trap**", "## Answer choices", "## Why each option matters", DETAILS_OPEN,
@@ -100,8 +100,8 @@ def test_raw_html_stays_inert(tmp_path, exported, bank):
 
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
-from qlint.exporters import _type_words as tw  # noqa: E402
-from webtypes import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, edit, export_types, load  # noqa: E402
+from qlint.exporters.web import _type_words as tw  # noqa: E402
+from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, edit, export_types, load  # noqa: E402
 
 
 def _order(text: str, marks: list[str]) -> None:
@@ -196,7 +196,7 @@ def test_case_study_page_and_scenario_above_each_question(type_pages):
 def test_a_question_whose_case_is_missing_gets_its_own_page_and_a_warning(tmp_path):
     out = tmp_path / "pages"
     result = export_types("markdown", out, with_cases=False)
-    assert [w.split(": ", 1)[0] for w in result.warnings] == [f"{by_id()[q].path}:6:7" for q in (CASE_ORDERING, CASE_SINGLE)]
+    assert [w.split(": ", 1)[0] for w in shown(result)] == [f"{by_id()[q].path}:6:7" for q in (CASE_ORDERING, CASE_SINGLE)]
     assert not (out / "mla-c01" / "cases").exists() and "Case stud" not in (out / "mla-c01" / "index.md").read_text(encoding="utf-8")
     assert "> **Case study" not in (out / "mla-c01" / "deployment-orchestration" / f"{CASE_SINGLE}.md").read_text(encoding="utf-8")
 
@@ -229,7 +229,7 @@ def test_nothing_a_page_can_show_is_dropped_and_what_it_cannot_is_warned(tmp_pat
     for fmt in ("markdown", "html"):
         out = tmp_path / fmt
         result = export_types(fmt, out, folder=folder)
-        (warning,) = result.warnings
+        (warning,) = shown(result)
         assert warning.startswith(f"{folder / 'ordering.yaml'}:") and "shuffle: false is ignored" in warning
         ext = "md" if fmt == "markdown" else "html"
         ordering = (out / "mla-c01" / "deployment-orchestration" / f"{ORDERING}.{ext}").read_text(encoding="utf-8")
@@ -238,7 +238,7 @@ def test_nothing_a_page_can_show_is_dropped_and_what_it_cannot_is_warned(tmp_pat
 
 
 def test_presented_order_is_never_the_key_and_is_stable():
-    from qlint.exporters._present import presented_responses, presented_steps
+    from qlint.exporters.web._present import presented_responses, presented_steps
     from qlint.model import Question
 
     for n in range(200):

@@ -11,10 +11,9 @@ import pytest
 from lxml import etree
 
 from conftest import BANK, REPO
-from exportkit import (formats, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
+from exportkit import (INJECTION, formats, refused, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
                        export, sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
-from qlint.exporters._content import ExportError
 from qlint.model import Question
 from qti_readback import comparable, expected, read_item
 from qti_readback import read_package as read_back
@@ -24,9 +23,6 @@ PNG = png()  # a real PNG: exports refuse a file whose bytes are not what its na
 
 FORMATS = ("qti21", "qti30")
 EVERY_STATUS = ("--status", "draft,review,published")
-INJECTION = "<script>alert('x')</script> ]]> & \"quoted\" 'single' café ≤ 日本 😀 <![CDATA[x]]>"
-
-
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory):
     """The whole sample bank (drafts too: the ordering, matching and case-study samples are drafts)
@@ -318,7 +314,7 @@ def test_images_are_packaged_listed_and_resolve_from_the_item(tmp_path, fmt, req
 @pytest.mark.parametrize("ref", ["../../../outside.png", "/etc/hostname", "missing.png"])
 def test_image_outside_the_bank_or_missing_is_refused(tmp_path, fmt, ref):
     (tmp_path / "outside.png").write_bytes(b"secret")
-    with pytest.raises(ExportError, match=r"mla-c01-dev-sample\.yaml:\d+:\d+: image .* (leaves the bank|not found)"):
+    with refused(r"mla-c01-dev-sample\.yaml:\d+:\d+: image .* (leaves the bank|not found)"):
         _one(tmp_path, fmt, sample_question(explanation=f"See ![x]({ref}).\n"))
     assert not (tmp_path / f"{fmt}.zip").exists()
 

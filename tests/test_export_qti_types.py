@@ -16,35 +16,14 @@ import yaml
 from lxml import etree
 
 from conftest import REPO
-from exportkit import export, missing_from_package, read_package, resolve, unlisted_in_manifest, xml
+from exportkit import (CASE_ID, CASE_ITEMS, MATCHING, ORDERING, export_types_package as run, fixtures, missing_from_package,
+                       read_package, refused, resolve, unlisted_in_manifest, xml)
 from qlint.model import Case, Question
-from qlint.project.exams import Exam
 from qti_readback import comparable, expected, expected_case, read_item, read_stimulus
 from qti_readback import read_package as read_back
 from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
-TYPES = REPO / "tests" / "fixtures" / "types"
 FORMATS = ("qti21", "qti30")
-ORDERING, MATCHING = "types-ordering-realtime-deploy", "types-matching-monitoring-tools"
-CASE_ID, CASE_ITEMS = "types-case-fraud-scoring", ["types-case-fraud-endpoint-type", "types-case-fraud-approval-order"]
-
-
-def fixtures() -> tuple[list[Question], dict[str, Case], dict[str, Exam]]:
-    questions = [Question(str(p), yaml.safe_load(p.read_text(encoding="utf-8"))) for p in sorted(TYPES.glob("*.yaml"))]
-    path = TYPES / "cases" / "fraud-scoring.yaml"
-    case = Case(str(path), yaml.safe_load(path.read_text(encoding="utf-8")))
-    exam_file = REPO / "bank" / "exams" / "mla-c01.yaml"
-    exam = Exam.from_data(yaml.safe_load(exam_file.read_text(encoding="utf-8")), str(exam_file))
-    return sorted(questions, key=lambda q: (q.exam, q.domain, q.id)), {case.id: case}, {exam.code: exam}
-
-
-def run(tmp_path: Path, fmt: str, questions=None, cases=None, root: Path = TYPES, **options):
-    """(files, warnings) of one export of the fixtures through the registered exporter."""
-    qs, cs, exams = fixtures()
-    out = tmp_path / f"{fmt}-{len(list(tmp_path.iterdir()))}.zip"
-    result = export(fmt, qs if questions is None else questions, exams, root, out,
-                    cases=cs if cases is None else cases, **options)
-    return read_package(out), result.warnings
 
 
 @pytest.fixture(scope="module")
@@ -384,19 +363,17 @@ def test_citolab_json_converter_reads_the_keys_of_every_type(packages, tmp_path)
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_ordering_with_no_keyed_step_is_refused_naming_file_and_line(tmp_path, fmt):
-    from qlint.exporters._content import ExportError
-
     questions, _, _ = fixtures()
     q = next(q for q in questions if q.id == ORDERING)
     unkeyed = Question(q.path, {**q.data, "steps": [{**s.raw, "correct": False} for s in q.steps]})
-    with pytest.raises(ExportError, match=r"ordering\.yaml:\d+:\d+: no step is keyed"):
+    with refused(r"ordering\.yaml:\d+:\d+: no step is keyed"):
         run(tmp_path, fmt, questions=[unkeyed], cases={})
     assert not list(tmp_path.glob("*.zip"))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_markup_in_steps_pairs_and_scenario_stays_text_and_validates(tmp_path, fmt, request):
-    from test_export_qti import INJECTION
+    from exportkit import INJECTION
 
     questions, cases, _ = fixtures()
     hostile = []

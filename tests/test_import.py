@@ -7,11 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from qlint.lint.engine import check_file, load_exams, make_settings
 from qlint.importers import IMPORTERS
-from qlint.cli.config import load_config
 
-from authoring_helpers import make_project, run
+from authoring_helpers import make_project, run, schema_errors
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
 
@@ -21,12 +19,6 @@ def project(tmp_path, monkeypatch):
     make_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def schema_errors(root: Path, path: Path) -> list[str]:
-    settings = make_settings(load_config(root), select=["S"])
-    load_exams(settings)
-    return [f"{d.line}:{d.col} {d.code} {d.message}" for d in check_file(str(path), settings).diagnostics]
 
 
 def test_registry_lists_the_importers():

@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from conftest import REPO
 from qlint.cli import main
-from test_export_qti_types import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, run
+from exportkit import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, export_types_package as run
 
 FORMATS = ("qti21", "qti30")
 
@@ -163,7 +163,7 @@ def test_a_21_case_with_the_test_left_out_keeps_the_items_in_package_order(tmp_p
 def test_a_case_with_references_and_an_image_comes_back_whole(tmp_path, fmt, capsys, monkeypatch):
     from exportkit import missing_from_package, png, unlisted_in_manifest
     from qlint.model import Case
-    from test_export_qti_types import fixtures
+    from exportkit import fixtures
 
     monkeypatch.chdir(REPO)
     _, cases, _ = fixtures()

@@ -9,10 +9,10 @@ import pytest
 import yaml
 
 
-from authoring_helpers import make_project, run
+from authoring_helpers import make_project, run, schema_errors
 from conftest import BANK, REPO
 from exportkit import image_project
-from test_import import schema_errors
+
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
 # What Moodle XML cannot carry (docs/exports-web.md, "Dropped"); the importer cannot bring it back.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from exportkit import image_project, load_questions, export, png
+from exportkit import image_project, load_questions, export, png, refused
 from qlint.cli import main
 from qlint.exporters import EXPORTERS
 
@@ -75,10 +75,9 @@ def test_every_exporter_refuses_an_active_svg(attack, fmt, tmp_path):
     root, why, loaded = attack
     target = _out(tmp_path, fmt)
     start = time.perf_counter()
-    with pytest.raises(ValueError) as info:  # UnsafeImageError, or ExportError for QTI and Canvas
+    with refused(r"layer-split-across-gpus\.yaml:\d+:\d+: image 'img/figure\.svg' has ") as info:
         export(fmt, *loaded, target)
     assert time.perf_counter() - start < 10  # the entity bomb is never expanded
-    assert re.search(r"layer-split-across-gpus\.yaml:\d+:\d+: image 'img/figure\.svg' has ", str(info.value))
     assert why in str(info.value)
     assert not (tmp_path / "out").exists()
 

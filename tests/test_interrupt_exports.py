@@ -21,7 +21,7 @@ import pytest
 
 from conftest import REPO
 from qlint.files import is_temp_name
-from qlint.exporters._output import MARKER
+from qlint.exporters.kit.output import MARKER
 
 pytestmark = pytest.mark.slow  # about 20 real exports each (a minute on a loaded machine)
 

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from exportkit import copy_project, read_package, xml
-from lms_kit import CASE_PATH, TYPES, case, question
+from exportkit import CASE_PATH, TYPES, case, question
 from qlint.cli import main
-from test_import_lms_types import _text, pairs_of, steps_of
+from authoring_helpers import imported_text, pairs_of, steps_of
 
 Q = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
 PLACES = {"ordering.yaml": "deployment-orchestration", "case-single.yaml": "deployment-orchestration",
@@ -54,8 +54,8 @@ def test_moodle_round_trip_through_the_cli(capsys, monkeypatch, project, tmp_pat
         assert steps_of(got[question(name).id]) == steps_of(question(name).data)
     assert pairs_of(got[question("matching.yaml").id]) == pairs_of(question("matching.yaml").data)
     source = case().data
-    assert {k: _text(v) for k, v in got[source["id"]].items() if k != "status"} == \
-        {k: _text(v) for k, v in source.items() if k != "status"}
+    assert {k: imported_text(v) for k, v in got[source["id"]].items() if k != "status"} == \
+        {k: imported_text(v) for k, v in source.items() if k != "status"}
     for name in ("case-single.yaml", "case-ordering.yaml"):
         assert got[question(name).id]["case"] == source["id"]
     # and the imported files lint as the originals do: no schema error in any of them

@@ -33,8 +33,8 @@ from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_bank, load_ca
 from qlint.model import MATCHING as MATCHING_TYPE
 from qlint.model import ORDERING as ORDERING_TYPE
 from qlint.model import Question
-from test_export_qti_types import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, fixtures
-from test_html_browser import ARGS, CHROMIUM
+from exportkit import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, fixtures
+from browserkit import ARGS, CHROMIUM
 
 PLAYER = REPO / "tests" / "qti_player"
 MODULES = PLAYER / "node_modules"

@@ -28,10 +28,18 @@ class Registry(Generic[T]):
         if self._loaded:
             return
         self._loaded = True
-        pkg = importlib.import_module(self._package)  # type: ignore[arg-type]
+        self._import_all(self._package)  # type: ignore[arg-type]
+
+    def _import_all(self, package: str) -> None:
+        """Every public module of `package`, and of its public sub-packages (exporters/qti/ ...)."""
+        pkg = importlib.import_module(package)
         for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            if not mod.name.startswith("_"):
-                importlib.import_module(f"{self._package}.{mod.name}")
+            if mod.name.startswith("_"):
+                continue
+            if mod.ispkg:
+                self._import_all(f"{package}.{mod.name}")
+            else:
+                importlib.import_module(f"{package}.{mod.name}")
 
     def get(self, name: str) -> T:
         self._load()

@@ -30,7 +30,7 @@ from typing import Callable, Iterator
 from unittest import mock
 
 from qlint.cli import main
-from qlint.exporters._output import MARKER
+from qlint.exporters.kit.output import MARKER
 from qlint.files import is_temp_name
 
 from .corpus import REPO, project, sample
@@ -474,7 +474,7 @@ else:
         pause()
     os.replace, os.link = replace, link
 from qlint.cli import main
-from qlint.exporters._output import MARKER
+from qlint.exporters.kit.output import MARKER
 sys.exit(main(argv))
 """
 
@@ -646,8 +646,8 @@ def _leftover_in_bank(tmp: Path) -> str:
 
 
 def _zip_slip(tmp: Path) -> str:
-    from qlint.exporters._content import write_zip
-    from qlint.exporters._output import write_folder, write_tree
+    from qlint.exporters.kit.content import write_zip
+    from qlint.exporters.kit.output import write_folder, write_tree
     from qlint.files import UnsafePathError
 
     bad = ["../evil.xml", "/etc/evil.xml", "a/../../evil.xml", "a\\..\\..\\evil.xml", "C:/evil.xml", "./x", "a//b"]

@@ -1,7 +1,8 @@
 """Exporters: one module per target, registered by name; all read the same ExportJob.
 
 An exporter writes deterministic output (same bank, same bytes: no timestamps, stable order)
-and returns the files it wrote plus warnings about anything the target cannot carry.
+and returns the files it wrote plus warnings about anything the target cannot carry, as
+`Problem` records (file, JSON pointer, message); it refuses a question by raising ExportError.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from qlint.exporters.kit.problems import Problem
 from qlint.model import Case, Question
 from qlint.project.exams import Exam
 from qlint.registry import Registry
@@ -41,7 +43,7 @@ class ExportJob:
 @dataclass
 class ExportResult:
     written: list[Path] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)  # "path:line:col: message" for what the target drops
+    warnings: list[Problem] = field(default_factory=list)  # what the target drops, where (placed by the pipeline)
     left_out: int = 0  # questions the target cannot carry at all (each named by a warning), not written
 
 
@@ -49,30 +51,25 @@ class ExportResult:
 class Exporter:
     name: str
     description: str
-    write: Callable[[ExportJob], ExportResult]
+    write: Callable[[ExportJob], ExportResult]  # the gates, then the target
     packaged: bool = False  # True: honours --no-zip
+    xml: bool = False  # True: an XML target, refused any character XML 1.0 forbids
 
 
 EXPORTERS: Registry[Exporter] = Registry("export format", "qlint.exporters")
 
 
-def exporter(name: str, description: str, packaged: bool = False):
+def exporter(name: str, description: str, packaged: bool = False, xml: bool = False):
+    """Register a target. Its `write` runs behind every export gate (kit/gates.py: sound options,
+    XML characters for `xml` targets, unsafe images), so no target can skip one."""
     def deco(fn: Callable[[ExportJob], ExportResult]) -> Callable[[ExportJob], ExportResult]:
         def write(job: ExportJob) -> ExportResult:
-            require_sound(job)  # before the target writes a byte
+            from qlint.exporters.kit.gates import run_gates
+
+            run_gates(job, xml)  # before the target writes a byte
             return fn(job)
 
-        EXPORTERS.add(name, Exporter(name, description, write, packaged))
+        EXPORTERS.add(name, Exporter(name, description, write, packaged, xml))
         return fn
 
     return deco
-
-
-def require_sound(job: ExportJob) -> None:
-    """Every exporter's gate: a question whose options no learner could answer correctly (a shared
-    option id, an empty option, a repeated option; the same in steps, prompts and responses, a
-    prompt matched to no response) is refused whatever the lint configuration."""
-    from qlint.exporters._source import require_sound_options
-
-    for q in job.questions:
-        require_sound_options(q)

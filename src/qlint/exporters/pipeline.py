@@ -15,11 +15,16 @@ from typing import Any, Callable
 
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.exporters import EXPORTERS, ExportJob
+from qlint.exporters.kit.problems import ExportError, Problem
 from qlint.files import UnsafePathError
 from qlint.model import Case, Question
 from qlint.paths import display_path
 from qlint.project.exams import Exam
-from qlint.rules import reported
+from qlint.loading.errors import LoadError
+from qlint.loading.limits import Limits
+from qlint.loading.positions import Locator
+from qlint.loading.reader import decode, read_bytes
+from qlint.rules import RULES, reported
 
 DEFAULT_STATUS = ("published", "review")
 FILTER_ORDER = ("--exam", "--domain", "--tag", "--status")
@@ -126,20 +131,49 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
                     progress=request.progress, cases=cases)
     try:
         result = EXPORTERS.get(request.format).write(job)
-    except (UnsafePathError, FileNotFoundError, ValueError) as exc:  # a question the target cannot carry
-        out.diagnostics.append(reported("E001", str(request.output), _shown(str(exc))))
+    except ExportError as exc:  # a question the target cannot carry
+        out.diagnostics.append(placed("E001", exc.problem))
+        out.refused = "a question cannot be exported"
+        return out
+    except (UnsafePathError, FileNotFoundError, ValueError) as exc:  # the output cannot be used
+        out.diagnostics.append(reported("E001", str(request.output), str(exc)))
         out.refused = "a question cannot be exported"
         return out
     except OSError as exc:  # a directory in the way, no permission, disk full
         out.diagnostics.append(reported("E002", str(request.output), f"cannot write: {exc.strerror or exc}"))
         out.refused = f"cannot write {request.output}"
         return out
-    out.diagnostics += [reported("E003", str(request.output), _shown(w)) for w in result.warnings]
+    locators: dict[str, Locator | None] = {}  # each file a warning names, read once
+    out.diagnostics += [placed(w.code, w, locators) for w in result.warnings]
     out.exported, out.written, out.left_out = len(questions) - result.left_out, result.written, result.left_out
     return out
 
 
-def _shown(message: str) -> str:
-    """An exporter's `path:line:col: ...` message with the path as diagnostics show it."""
-    path, sep, rest = message.partition(":")
-    return display_path(path) + sep + rest if sep and rest[:1].isdigit() else message
+def place(found: Problem, locators: dict[str, Locator | None] | None = None) -> tuple[int, int]:
+    """(line, col) of a problem's value in its file: the one place export problems are located.
+    Until the lint hands its loaded documents over, the file is read again here (once per export
+    with `locators`), with the reader's size limit; line 1 when it cannot be read (or the problem
+    names no value)."""
+    if found.pointer is None:
+        return 1, 1
+    locators = {} if locators is None else locators
+    if found.path not in locators:
+        try:
+            locators[found.path] = Locator(decode(read_bytes(found.path, Limits())))
+        except (OSError, ValueError, LoadError):
+            locators[found.path] = None
+    locator = locators[found.path]
+    if locator is None:
+        return 1, 1
+    try:
+        span = locator.find(locator.locate(found.pointer), found.within)
+    except (ValueError, LoadError):
+        return 1, 1
+    return span.line, span.col
+
+
+def placed(code: str, found: Problem, locators: dict[str, Locator | None] | None = None) -> Diagnostic:
+    """A problem as a Diagnostic of `code`, at its place, its file named as diagnostics name it."""
+    rule = RULES.get(code)
+    line, col = place(found, locators)
+    return Diagnostic(display_path(found.path), line, col, code, rule.name, rule.severity, found.message)

@@ -19,7 +19,7 @@ from lxml import etree
 from qlint.importers import Imported
 from qlint.importers._markdown import classes, local
 from qlint.importers.common import option_ids
-from qlint.importers.moodle import QuestionReader, _child, _plain, _text, heading
+from qlint.importers._moodle_question import QuestionReader, _child, _plain, _text, heading
 
 NOT_IN_ORDER = "Not part of the order: "  # the exporter's heading of a distractor step
 ORDERING_SETTINGS = {"layouttype", "selecttype", "selectcount", "gradingtype", "showgrading", "numberingstyle"}

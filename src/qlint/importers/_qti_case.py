@@ -12,11 +12,11 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from lxml import etree
 
-from qlint.importers import Imported, ImportJob, Unmapped
+from qlint.importers import Imported, Unmapped
 from qlint.importers._markdown import classes, local
 from qlint.importers._package import Package
 from qlint.importers._safexml import parse
@@ -85,10 +85,11 @@ def case_sections(pkg: Package, manifest: etree._Element) -> dict[str, tuple[str
     return out
 
 
-def build(pkg: Package, manifest: etree._Element, job: ImportJob, members: list[Member]) -> list[Imported]:
-    """One case per stimulus (or 2.1 passage) the items name; sets each item's `case`."""
-    from qlint.importers.qti import ItemReader, Metadata, read_lom
-
+def build(pkg: Package, manifest: etree._Element, members: list[Member],
+          open_case: Callable[[str, etree._Element, etree._Element | None], ItemReader]) -> list[Imported]:
+    """One case per stimulus (or 2.1 passage) the items name; sets each item's `case`.
+    `open_case(href, root, manifest resource or None)` reads one case the way the item reader
+    reads an item: passed in by `qti`, which imports this module (no circle)."""
     sections = case_sections(pkg, manifest)
     stimuli = {}
     for res in manifest.iter():
@@ -101,7 +102,7 @@ def build(pkg: Package, manifest: etree._Element, job: ImportJob, members: list[
     for key, group in by_key.items():
         first = group[0]
         if key.startswith("#"):
-            root, href, meta = first.ref.passage, first.href, Metadata()
+            root, href, res = first.ref.passage, first.href, None
         else:
             try:
                 root = parse(pkg.read(key), key)
@@ -110,8 +111,9 @@ def build(pkg: Package, manifest: etree._Element, job: ImportJob, members: list[
                 for m in group:
                     m.q.data.pop("case", None)
                 continue
-            href, meta = key, read_lom(stimuli[key]) if key in stimuli else Metadata()
-        reader = ItemReader(pkg, href, root, job, meta, None)
+            href, res = key, stimuli.get(key)
+        reader = open_case(href, root, res)
+        meta = reader.meta
         case = reader.q
         case.kind = "case"
         section = sections.get(f"case_{first.ref.id}") or sections.get(root.get("identifier") or "", ("", []))

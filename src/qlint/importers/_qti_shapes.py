@@ -1,6 +1,6 @@
 """Ordering and matching items of a QTI package back to qlint steps, prompts and responses.
 
-The reverse of exporters/_qti_shapes (docs/exports-qti.md): an `orderInteraction`'s correct
+The reverse of exporters/qti/_shapes (docs/exports-qti.md): an `orderInteraction`'s correct
 response gives the keyed steps in key order, its other choices are distractor steps; a
 `matchInteraction`'s first match set gives the prompts, the second the responses, and each
 `directedPair` of the correct response a prompt's `match`. The reveal's rows (`div.qlint-row`,

@@ -526,7 +526,8 @@ def read_package(job: ImportJob) -> ImportResult:
                 result.questions.append(q)
                 if reader.case is not None:
                     members.append(cases.Member(q, reader.case, href))
-        result.questions += cases.build(pkg, manifest, job, members)
+        result.questions += cases.build(pkg, manifest, members, lambda href, root, res: ItemReader(
+            pkg, href, root, job, read_lom(res) if res is not None else Metadata(), None))
         return result
     finally:
         pkg.close()

@@ -20,14 +20,15 @@ from lxml import etree
 
 from qlint import __version__
 from qlint.exporters import PARTIAL, ExportJob, ExportResult
-from qlint.exporters import _qti_shapes as shapes
-from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._qti_case import CaseGroup, case_identifier, group, scenario, stimulus_href, stimulus_place
-from qlint.exporters._qti_style import CSS, STYLESHEET
-from qlint.exporters._grades import fractions
-from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
+from qlint.exporters.qti import _shapes as shapes
+from qlint.exporters.kit import xhtml
+from qlint.exporters.qti._case import CaseGroup, case_identifier, group, scenario, stimulus_href, stimulus_place
+from qlint.exporters.qti._style import CSS, STYLESHEET
+from qlint.exporters.kit.grades import fractions
+from qlint.exporters.kit.content import MediaSet, write_package
+from qlint.exporters.kit.problems import problem
 from qlint.markup import render, render_inline
-from qlint.exporters._xml import XSI, sub, to_bytes
+from qlint.exporters.kit.xmldoc import XSI, sub, to_bytes
 from qlint.model import Case, OptionView, Question
 from qlint.project.exams import Exam
 
@@ -492,7 +493,6 @@ def export(job: ExportJob, d: Dialect) -> ExportResult:
     by_exam: dict[str, list[Question]] = {}
     item_images: list[tuple[Question, list[str]]] = []
     for n, q in enumerate(job.questions, 1):
-        require_xml_text(q.path, q.data)
         media = MediaSet(job.bank_root)
         shuffle = job.shuffle and q.data.get("shuffle", True) is not False
         item = _Item(q, d, media, case_of.get(q.id))
@@ -505,11 +505,10 @@ def export(job: ExportJob, d: Dialect) -> ExportResult:
     stimuli: list[tuple[Case, list[str]]] = []
     for case_id in sorted(groups):
         g = groups[case_id]
-        require_xml_text(g.case.path, g.case.data)
         if not d.v3:
             result.warnings.append(
-                f"{where(g.case.path, '/scenario')}: QTI 2.1 has no shared stimulus: the scenario of case "
-                f"{case_id!r} is repeated in each of its {len(g.questions)} items (qti30 writes it once)")
+                problem(g.case, '/scenario', "QTI 2.1 has no shared stimulus: the scenario of case "
+                f"{case_id!r} is repeated in each of its {len(g.questions)} items (qti30 writes it once)"))
             continue
         media = MediaSet(job.bank_root)
         files[stimulus_href(g.case)] = to_bytes(_stimulus(d, g.case, media), d.mixed)

@@ -5,13 +5,13 @@ in a question is shown, never rendered."""
 from __future__ import annotations
 
 from qlint.exporters import ExportJob, ExportResult, exporter
-from qlint.exporters import _feedback as fb
-from qlint.exporters._grades import is_multiple
-from qlint.exporters import _type_words as tw
-from qlint.exporters._layout import Site, choose_word, lead_in
-from qlint.exporters._markdown_text import link, text, to_markdown
-from qlint.exporters._output import write_folder
-from qlint.exporters._present import letter, presented_responses, presented_steps
+from qlint.exporters.kit import feedback as fb
+from qlint.exporters.kit.grades import is_multiple
+from qlint.exporters.web import _type_words as tw
+from qlint.exporters.kit.layout import Site, choose_word, lead_in
+from qlint.exporters.web._markdown_text import link, text, to_markdown
+from qlint.exporters.kit.output import write_folder
+from qlint.exporters.web._present import letter, presented_responses, presented_steps
 from qlint.model import MATCHING, ORDERING, OptionView, Question
 
 REVEAL = "Answer the question above first, then reveal the full breakdown to understand why each option is right or wrong."

@@ -1,5 +1,5 @@
-"""Question text for exports: Markdown -> (X)HTML with raw HTML escaped, XML-forbidden characters
-found, images resolved inside the bank, and deterministic zip writing."""
+"""Package content: the images one export packages, resolved inside the bank, and deterministic
+zip writing."""
 
 from __future__ import annotations
 
@@ -7,50 +7,15 @@ import io
 import os
 import zipfile
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote, unquote
 
-from qlint.exporters._output import check_entry, write_tree
+from qlint.exporters.kit.output import check_entry, write_tree
+from qlint.exporters.kit.problems import ExportError, Problem, about_output
 from qlint.files import UnsafePathError, is_temp_name, write_output
-from qlint.loading.positions import Locator, join_pointer
-from qlint.markup import _SCHEME, forbidden_char
+from qlint.markup import _SCHEME
 from qlint.media_safety import UnsafeImageError, resolve_media
-from qlint.model import iter_strings
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
-
-
-class ExportError(ValueError):
-    """Input the target cannot carry; the message starts with `path:line:col:`."""
-
-
-def where(question_path: str, pointer: str, within: str = "") -> str:
-    """`path:line:col` of the value at `pointer` in a question file, or of `within` inside it (an
-    image path); line 1 if the file cannot be read."""
-    try:
-        text = Path(question_path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return f"{question_path}:1:1"
-    locator = Locator(text)
-    span = locator.find(locator.locate(pointer), within)
-    return f"{question_path}:{span.line}:{span.col}"
-
-
-def require_xml_text(question_path: str, data: dict[str, Any]) -> None:
-    """Refuse a question holding a character XML 1.0 forbids (lint rule S004), naming file and line.
-
-    XML exporters call this before building anything: with `--force` the lint gate is open, but
-    silently dropping characters would change the text, and writing them makes every platform
-    reject the whole package.
-    """
-    for path, text in iter_strings(data):
-        offset = forbidden_char(text)
-        if offset is not None:
-            pointer = join_pointer(path)
-            raise ExportError(
-                f"{where(question_path, pointer)}: {pointer} holds U+{ord(text[offset]):04X}, a character XML "
-                "forbids; remove it (qlint check reports it as S004)"
-            )
 
 
 class MediaSet:
@@ -74,7 +39,7 @@ class MediaSet:
         try:
             media = resolve_media(question_path, ref, root)
         except (UnsafePathError, FileNotFoundError, UnsafeImageError) as exc:
-            raise ExportError(f"{where(question_path, pointer, ref)}: {exc}") from None
+            raise ExportError(Problem(question_path, pointer, str(exc), within=ref)) from None
         name = self.prefix + media.source.relative_to(os.path.realpath(root)).as_posix()
         self.files[name] = media.source
         return quote(name)
@@ -104,7 +69,7 @@ def write_zip(path: Path, files: dict[str, bytes]) -> None:
     write_output(path, buffer.getvalue())
 
 
-def write_package(output: Path, files: dict[str, bytes], as_zip: bool, warnings: list[str] | None = None) -> list[Path]:
+def write_package(output: Path, files: dict[str, bytes], as_zip: bool, warnings: list[Problem] | None = None) -> list[Path]:
     """A package target's files as one deterministic zip, or as a folder (--no-zip).
 
     A folder is never emptied first (that could delete the user's files); files it already holds
@@ -117,6 +82,6 @@ def write_package(output: Path, files: dict[str, bytes], as_zip: bool, warnings:
         stale = sorted(p.relative_to(output).as_posix() for p in output.rglob("*")
                        if p.is_file() and not is_temp_name(p.name) and p.relative_to(output).as_posix() not in files)
         if stale:
-            warnings.append(f"{output}: {len(stale)} file{'s' if len(stale) != 1 else ''} this export did not write "
-                            f"(e.g. {stale[0]}); the package does not list them: remove them or export to an empty folder")
+            warnings.append(about_output(output, f"{len(stale)} file{'s' if len(stale) != 1 else ''} this export did not write "
+                            f"(e.g. {stale[0]}); the package does not list them: remove them or export to an empty folder"))
     return write_tree(output, files)

@@ -5,7 +5,7 @@ the export (it is exported alone, never dropped)."""
 from __future__ import annotations
 
 from qlint.exporters import ExportJob
-from qlint.exporters._source import locate
+from qlint.exporters.kit.problems import Problem, problem
 from qlint.model import Case, Question
 
 
@@ -13,10 +13,10 @@ def case_of(q: Question, job: ExportJob) -> Case | None:
     return job.cases.get(q.case) if q.case else None
 
 
-def missing_cases(job: ExportJob, target: str) -> list[str]:
-    """One `path:line:col:` warning per question naming a case study the export does not hold."""
-    return [f"{locate(q, '/case')}: case study {q.case!r} is not part of this export; {target} shows this "
-            "question without its scenario" for q in job.questions if q.case and q.case not in job.cases]
+def missing_cases(job: ExportJob, target: str) -> list[Problem]:
+    """One warning per question naming a case study the export does not hold."""
+    return [problem(q, '/case', f"case study {q.case!r} is not part of this export; {target} shows this "
+            "question without its scenario") for q in job.questions if q.case and q.case not in job.cases]
 
 
 def members(job: ExportJob) -> list[tuple[Case, list[tuple[str, Question | None]]]]:

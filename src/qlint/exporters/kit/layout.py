@@ -11,8 +11,10 @@ from functools import cached_property
 
 from qlint.exporters import ExportJob
 from qlint.markup import render
-from qlint.exporters._case_study import members
-from qlint.exporters._media import Image, bank_root, images_in, question_images, relative_url
+from qlint.exporters.kit.case_study import members
+from qlint.exporters.kit.problems import ExportError, problem
+from qlint.exporters.kit.gates import bank_root
+from qlint.exporters.kit.media import Image, images_in, question_images, relative_url
 from qlint.model import Case, Question
 
 _TAG = re.compile(r"<[^>]+>")
@@ -51,7 +53,7 @@ class Site:
         seen: dict[str, Question] = {}
         for q in self.job.questions:
             if q.id in seen:
-                raise ValueError(f"{q.path}: question id {q.id!r} is also used by {seen[q.id].path}")
+                raise ExportError(problem(q, "/id", f"question id {q.id!r} is also used by {seen[q.id].path}"))
             seen[q.id] = q
         return seen
 

@@ -18,11 +18,12 @@ import os
 from typing import Any
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
-from qlint.exporters._grades import fractions, is_multiple
+from qlint.exporters.kit.grades import fractions, is_multiple
 from qlint.markup import render
-from qlint.exporters._case_study import case_of, missing_cases, position
-from qlint.exporters._media import bank_root, images_in, question_images
-from qlint.exporters._output import write_file
+from qlint.exporters.kit.case_study import case_of, missing_cases, position
+from qlint.exporters.kit.gates import bank_root
+from qlint.exporters.kit.media import images_in, question_images
+from qlint.exporters.kit.output import write_file
 from qlint.model import MATCHING, ORDERING, Case, Question
 from qlint.project.exams import Exam
 

@@ -7,6 +7,7 @@ With at most 10 options, k and m stay within 1..9, whose shares are all on Moodl
 
 from __future__ import annotations
 
+from qlint.exporters.kit.problems import ExportError, problem
 from qlint.model import Question
 
 # Moodle's question_bank::fraction_options(), as percentages (negatives mirror them).
@@ -31,7 +32,7 @@ def fractions(q: Question) -> list[float]:
     """One grade per option, in option order; ValueError (naming the file) if nothing is keyed."""
     keys, wrong = len(q.keys), len(q.distractors)
     if not keys:
-        raise ValueError(f"{q.path}: no option is marked correct, so no grade can be given")
+        raise ExportError(problem(q, "/options", "no option is marked correct, so no grade can be given"))
     if not is_multiple(q):
         return [100.0 if o.correct else 0.0 for o in q.options]
     plus, minus = share(keys), (-share(wrong) if wrong else 0.0)

@@ -19,7 +19,7 @@ import html
 import re
 from typing import Mapping
 
-from qlint.exporters import _feedback as fb
+from qlint.exporters.kit import feedback as fb
 from qlint.markup import render, render_inline
 from qlint.model import MATCHING, ORDERING, Question
 

@@ -21,13 +21,14 @@ from markupsafe import Markup
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.markup import render
-from qlint.exporters import _feedback as fb
-from qlint.exporters._feedback import compact
-from qlint.exporters._grades import fractions, is_multiple
-from qlint.exporters import _type_words as tw
-from qlint.exporters._layout import Site, choose_word, lead_in, plain
-from qlint.exporters._output import write_folder
-from qlint.exporters._present import letter, presented_responses, presented_steps
+from qlint.exporters.kit import feedback as fb
+from qlint.exporters.kit.feedback import compact
+from qlint.exporters.kit.grades import fractions, is_multiple
+from qlint.exporters.web import _type_words as tw
+from qlint.exporters.kit.layout import Site, choose_word, lead_in, plain
+from qlint.exporters.kit.output import write_folder
+from qlint.exporters.kit.problems import Problem, problem
+from qlint.exporters.web._present import letter, presented_responses, presented_steps
 from qlint.model import MATCHING, ORDERING, Question
 
 # markdown-it writes table alignment as a style attribute, which the CSP would block: use classes.
@@ -38,7 +39,7 @@ LABELS = {"trap": fb.TRAP, "right_when": fb.RIGHT_WHEN, "why_chosen": fb.WHY_CHO
 
 
 def _asset(name: str) -> str:
-    return resources.files("qlint.exporters").joinpath("site", name).read_text(encoding="utf-8")
+    return resources.files("qlint.exporters.web").joinpath("site", name).read_text(encoding="utf-8")
 
 
 def _hash(text: str) -> str:
@@ -47,7 +48,7 @@ def _hash(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _env() -> Environment:
-    return Environment(loader=PackageLoader("qlint.exporters", "site"), autoescape=True, trim_blocks=True,
+    return Environment(loader=PackageLoader("qlint.exporters.web", "site"), autoescape=True, trim_blocks=True,
                        lstrip_blocks=True, keep_trailing_newline=True, undefined=StrictUndefined)
 
 
@@ -70,7 +71,7 @@ class _Pages:
         self.css, self.js = _asset("practice.css"), _asset("practice.js")
         # Ordering, matching and case pages add their own style and script; choice pages keep theirs.
         self.arrange_css, self.arrange_js = self.css + _asset("arrange.css"), _asset("arrange.js")
-        self.warnings: list[str] = []
+        self.warnings: list[Problem] = []
 
     def _page(self, template: str, here: str, crumbs: list[tuple[str, str]], script: bool = False,
               js: str = "", css: str = "", **values) -> bytes:
@@ -113,7 +114,7 @@ class _Pages:
 
     def _remote(self, q: Question, htmls) -> None:
         if any(_REMOTE_IMG.search(str(v)) for v in htmls):
-            self.warnings.append(f"{q.path}:1:1: a remote image cannot load in the offline site")
+            self.warnings.append(problem(q, None, "a remote image cannot load in the offline site"))
 
     def ordering(self, q: Question) -> bytes:
         """Steps lettered as presented, a select per position to put them in order, then the reveal:
@@ -191,7 +192,7 @@ class _Pages:
         prev, nxt = site.neighbours(q)
         stem = _html(q.stem, urls)
         if any(_REMOTE_IMG.search(str(v)) for v in [stem, *(o["html"] for o in options)]):
-            self.warnings.append(f"{q.path}:1:1: a remote image cannot load in the offline site")
+            self.warnings.append(problem(q, None, "a remote image cannot load in the offline site"))
         return self._page(
             "question.html.j2", here,
             [("Practice questions", site.index), (site.exam_name(q.exam), site.exam_index(q.exam)),

@@ -13,7 +13,7 @@ from typing import Callable
 
 from lxml import etree
 
-from qlint.exporters._content import where
+from qlint.exporters.kit.problems import Problem, problem
 from qlint.model import Case, Question
 
 STIMULI = "stimuli"
@@ -39,7 +39,7 @@ class CaseGroup:
         return self.case.domain or self.questions[0].domain
 
 
-def group(questions: list[Question], cases: dict[str, Case], warnings: list[str]) -> dict[str, CaseGroup]:
+def group(questions: list[Question], cases: dict[str, Case], warnings: list[Problem]) -> dict[str, CaseGroup]:
     """case id -> the exported questions that belong to it; a question naming a case the job
     lacks is exported alone, with a warning."""
     out: dict[str, CaseGroup] = {}
@@ -48,8 +48,8 @@ def group(questions: list[Question], cases: dict[str, Case], warnings: list[str]
             continue
         case = cases.get(q.case)
         if case is None:
-            warnings.append(f"{where(q.path, '/case')}: case {q.case!r} is not in the bank; the question is exported "
-                            "without its scenario")
+            warnings.append(problem(q, '/case', f"case {q.case!r} is not in the bank; the question is exported "
+                            "without its scenario"))
             continue
         out.setdefault(case.id, CaseGroup(case)).questions.append(q)
     for g in out.values():
@@ -81,7 +81,7 @@ def stimulus_place(parent: etree._Element, ns: str, case: Case, href: str) -> et
 def scenario(parent: etree._Element, ns: str, case: Case, content: Content) -> etree._Element:
     """`div.qlint-case`: the title (`h2.qlint-case-title`), `div.qlint-scenario`, and the case's
     references under "Go deeper" (`div.qlint-go-deeper`), as the item reveal writes them."""
-    from qlint.exporters import _xhtml as xhtml
+    from qlint.exporters.kit import xhtml
 
     def html(el: etree._Element, name: str, text: str | None = None, **attrs: str) -> etree._Element:
         child = etree.SubElement(el, f"{{{ns}}}{name}", **attrs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from qlint.exporters._xhtml import BLOCK, INLINE
+from qlint.exporters.kit.xhtml import BLOCK, INLINE
 
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 

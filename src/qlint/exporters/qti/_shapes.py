@@ -1,4 +1,4 @@
-"""The QTI parts of the ordering and matching item types (the choice types stay in `_qti`).
+"""The QTI parts of the ordering and matching item types (the choice types stay in `_package`).
 
 Ordering is an `orderInteraction` whose `RESPONSE` is `ordered`: the keyed steps' identifiers in
 key order are the correct response, distractor steps are extra choices, and `minChoices` =
@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._content import ExportError, where
+from qlint.exporters.kit import xhtml
+from qlint.exporters.kit.problems import ExportError, problem
 from qlint.model import MATCHING, ORDERING, Question, StepView
 
 if TYPE_CHECKING:
-    from qlint.exporters._qti import _Item
+    from qlint.exporters.qti._package import _Item
 
 INTERACTIONS = {ORDERING: "orderInteraction", MATCHING: "matchInteraction"}
 STEPS, PAIRS = ("qlint-steps", "Step by step"), ("qlint-pairs", "Pair by pair")  # reveal parts: (class, heading)
@@ -63,8 +63,8 @@ def declare(item: _Item, root: etree._Element, partial: bool) -> None:
     q, d = item.q, item.d
     if q.type == ORDERING:
         if not q.key_order:  # lint (P002) says so too, but --force must not reach a division by zero
-            raise ExportError(f"{where(q.path, '/steps')}: no step is keyed (every step says `correct: false`), "
-                              "so there is no order to ask for; key the steps in their order")
+            raise ExportError(problem(q, '/steps', "no step is keyed (every step says `correct: false`), "
+                              "so there is no order to ask for; key the steps in their order"))
         rd = d.sub(root, "responseDeclaration", identifier="RESPONSE", cardinality="ordered", baseType="identifier")
         correct = d.sub(rd, "correctResponse")
         for step in q.key_order:

@@ -5,9 +5,9 @@ its option labels (`_feedback`), written once for the Markdown pages and the HTM
 from __future__ import annotations
 
 from qlint.exporters import ExportJob
-from qlint.exporters._case_study import missing_cases
-from qlint.exporters._layout import choose_word
-from qlint.exporters._source import locate
+from qlint.exporters.kit.case_study import missing_cases
+from qlint.exporters.kit.layout import choose_word
+from qlint.exporters.kit.problems import Problem, problem
 from qlint.model import MATCHING, ORDERING, Question
 
 # Headings and lines of the reveal, by item type (single and multiple keep the seed's own).
@@ -56,11 +56,11 @@ def ordinal(position: int, total: int) -> str:
     return f"question {position} of {total}"
 
 
-def page_warnings(job: ExportJob, target: str) -> list[str]:
+def page_warnings(job: ExportJob, target: str) -> list[Problem]:
     """What the page targets cannot honour: a case study missing from the export, and `shuffle:
     false` on an ordering question (its steps are written in key order, so pages scramble them)."""
     out = missing_cases(job, target)
-    out += [f"{locate(q, '/shuffle')}: shuffle: false is ignored for an ordering question: its steps are written "
-            "in their correct order, so pages show them scrambled"
+    out += [problem(q, '/shuffle', "shuffle: false is ignored for an ordering question: its steps are written "
+            "in their correct order, so pages show them scrambled")
             for q in job.questions if q.type == ORDERING and q.data.get("shuffle") is False]
     return out

@@ -13,15 +13,15 @@ from urllib.parse import quote
 from lxml import etree
 
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
-from qlint.exporters import _breakdown
-from qlint.exporters import _feedback as fb
+from qlint.exporters.kit import breakdown as _breakdown
+from qlint.exporters.kit import feedback as fb
 from qlint.markup import render, render_inline
-from qlint.exporters._grades import fmt, fractions, is_multiple
-from qlint.exporters._layout import Site
-from qlint.exporters._media import Image, images_in
-from qlint.exporters._output import write_file
-from qlint.exporters._cases import CaseBlock, split_cases
-from qlint.exporters._source import locate, require_xml_chars
+from qlint.exporters.kit.grades import fmt, fractions, is_multiple
+from qlint.exporters.kit.layout import Site
+from qlint.exporters.kit.media import Image, images_in
+from qlint.exporters.kit.output import write_file
+from qlint.exporters.kit.cases import CaseBlock, split_cases
+from qlint.exporters.kit.problems import Problem, about_output, problem
 from qlint.model import MATCHING, ORDERING, Case, Question, text_fields
 
 DEFAULT_GRADE = "1.0000000"
@@ -137,29 +137,27 @@ def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_
             _text(etree.SubElement(holder, "tag"), tag, html=False)
 
 
-def _any_question(quiz: etree._Element, q: Question, site: Site, job: ExportJob, warnings: list[str]) -> None:
-    require_xml_chars(q)
+def _any_question(quiz: etree._Element, q: Question, site: Site, job: ExportJob, warnings: list[Problem]) -> None:
     shuffle = job.shuffle and q.data.get("shuffle", True) is not False
     case = job.cases.get(q.case) if q.case else None
     if q.type == ORDERING:
         if q.data.get("shuffle") is False:
-            warnings.append(f"{locate(q, '/shuffle')}: Moodle's ordering question always shows the steps shuffled; "
-                            "`shuffle: false` is not exported")
+            warnings.append(problem(q, '/shuffle', "Moodle's ordering question always shows the steps shuffled; "
+                            "`shuffle: false` is not exported"))
         return _ordering(quiz, q, site, job.scoring == ALL_OR_NOTHING, warnings, case)
     if q.type == MATCHING:
         return _match(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING, warnings, case)
     if shuffle and any(o.raw.get("pinned") for o in q.options):
         shuffle = False
-        warnings.append(f"{locate(q, '/options')}: Moodle cannot keep one option in place "
-                        "while shuffling the others; shuffling is off for this question")
+        warnings.append(problem(q, '/options', "Moodle cannot keep one option in place "
+                        "while shuffling the others; shuffling is off for this question"))
     _question(quiz, q, site, shuffle, job.scoring == ALL_OR_NOTHING, case)
 
 
-def _case(quiz: etree._Element, block: CaseBlock, site: Site, warnings: list[str]) -> None:
+def _case(quiz: etree._Element, block: CaseBlock, site: Site, warnings: list[Problem]) -> None:
     """A category of its own for the case (under its exam and domain; idnumber `CODE/domain/case-id`),
     holding a `description` question with the scenario, then the case's questions."""
     case = block.case
-    require_xml_chars(case)  # type: ignore[arg-type]  # reads only .path and .data
     title = case.title or case.id
     domain = site.domain_name(case.exam, case.domain)
     _category(quiz, category_path(case.exam, domain, title), f"<p>{escape(title)}</p>",
@@ -175,8 +173,8 @@ def _case(quiz: etree._Element, block: CaseBlock, site: Site, warnings: list[str
         etree.SubElement(el, tag).text = value
     for q in block.questions:
         if q.domain != case.domain:
-            warnings.append(f"{locate(q, '/domain')}: Moodle keeps this question in the category of case study "
-                            f"{case.id!r} (domain {case.domain!r}); its own domain {q.domain!r} is not in the file")
+            warnings.append(problem(q, '/domain', "Moodle keeps this question in the category of case study "
+                            f"{case.id!r} (domain {case.domain!r}); its own domain {q.domain!r} is not in the file"))
 
 
 def _head(el: etree._Element, q: Question, site: Site, shuffle: bool | None, case: Case | None = None) -> None:
@@ -206,7 +204,7 @@ def _tags(el: etree._Element, q: Question) -> None:
 
 
 def _match(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_nothing: bool,
-           warnings: list[str], case: Case | None = None) -> None:
+           warnings: list[Problem], case: Case | None = None) -> None:
     """`match`: one subquestion per prompt with its response as the answer; each surplus response
     is a subquestion with empty text (Moodle's extra wrong answer). Moodle grades each pair."""
     el = etree.SubElement(quiz, "question", type="match")
@@ -222,11 +220,11 @@ def _match(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_
     _tags(el, q)
     formatted = [r for r in q.responses if "<" in render_inline(r.text)]  # tags: formatting plain text drops
     if formatted:
-        warnings.append(f"{locate(q, formatted[0].pointer + '/text')}: Moodle shows matching responses as plain "
-                        "text; their formatting (code, emphasis, links, images) is not exported")
+        warnings.append(problem(q, formatted[0].pointer + '/text', "Moodle shows matching responses as plain "
+                        "text; their formatting (code, emphasis, links, images) is not exported"))
     if all_or_nothing:
-        warnings.append(f"{locate(q, '/type')}: Moodle grades a matching question per pair (partial credit); "
-                        "all-or-nothing scoring cannot be expressed for it")
+        warnings.append(problem(q, '/type', "Moodle grades a matching question per pair (partial credit); "
+                        "all-or-nothing scoring cannot be expressed for it"))
 
 
 # qtype_ordering's settings: every keyed step shown and ordered; partial credit per step in its
@@ -234,7 +232,7 @@ def _match(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_or_
 ORDERING_GRADING = {True: "ALL_OR_NOTHING", False: "ABSOLUTE_POSITION"}
 
 
-def _ordering(quiz: etree._Element, q: Question, site: Site, all_or_nothing: bool, warnings: list[str],
+def _ordering(quiz: etree._Element, q: Question, site: Site, all_or_nothing: bool, warnings: list[Problem],
               case: Case | None = None) -> None:
     """`ordering` (qtype_ordering, in Moodle since 4.4): the keyed steps in their correct order
     (the answer's fraction is its position), all of them shown (selecttype ALL)."""
@@ -252,13 +250,13 @@ def _ordering(quiz: etree._Element, q: Question, site: Site, all_or_nothing: boo
     _tags(el, q)
     distractors = [s for s in q.steps if not s.correct]
     if distractors:
-        warnings.append(f"{locate(q, distractors[0].pointer)}: Moodle's ordering question has no distractor steps; "
+        warnings.append(problem(q, distractors[0].pointer, "Moodle's ordering question has no distractor steps; "
                         f"{len(distractors)} step{'s' if len(distractors) != 1 else ''} marked `correct: false` "
                         f"{'appear' if len(distractors) != 1 else 'appears'} only in the general feedback (why each is not "
-                        "part of the order)")
+                        "part of the order)"))
 
 
-@exporter("moodle", "Moodle XML: categories per exam/domain, per-answer feedback, grades, tags, images")
+@exporter("moodle", "Moodle XML: categories per exam/domain, per-answer feedback, grades, tags, images", xml=True)
 def export_moodle(job: ExportJob) -> ExportResult:
     site = Site(job, ".xml")
     result = ExportResult()
@@ -283,9 +281,9 @@ def export_moodle(job: ExportJob) -> ExportResult:
                 job.tick(done)
     data = b'<?xml version="1.0" encoding="UTF-8"?>\n' + etree.tostring(quiz, encoding="UTF-8", pretty_print=True)
     result.written = write_file(job.output, data)
-    result.warnings.append(f"{job.output}: Moodle XML has no place for {DROPPED}; they are not exported")
+    result.warnings.append(about_output(job.output, f"Moodle XML has no place for {DROPPED}; they are not exported"))
     if job.scoring == ALL_OR_NOTHING and any(is_multiple(q) for q in job.questions):
-        result.warnings.append(f"{job.output}: all-or-nothing scoring writes multiple-response questions as type "
+        result.warnings.append(about_output(job.output, "all-or-nothing scoring writes multiple-response questions as type "
                                f"'{ALL_OR_NOTHING_TYPE}', which imports only where the All-or-Nothing Multiple "
-                               "Choice plugin is installed (core Moodle: --scoring partial)")
+                               "Choice plugin is installed (core Moodle: --scoring partial)"))
     return result

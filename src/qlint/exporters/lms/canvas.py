@@ -20,14 +20,14 @@ from urllib.parse import quote
 from lxml import etree
 
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
-from qlint.exporters._grades import fmt, fractions
-from qlint.exporters import _xhtml as xhtml
-from qlint.exporters._content import MediaSet, require_xml_text, where, write_package
+from qlint.exporters.kit.grades import fmt, fractions
+from qlint.exporters.kit import xhtml
+from qlint.exporters.kit.content import MediaSet, write_package
 from qlint.markup import render, render_inline
-from qlint.exporters._xml import XSI, sub, to_bytes
-from qlint.exporters._breakdown import plain_text, position_label
-from qlint.exporters._cases import CaseBlock, split_cases
-from qlint.exporters._source import locate
+from qlint.exporters.kit.xmldoc import XSI, sub, to_bytes
+from qlint.exporters.kit.breakdown import plain_text, position_label
+from qlint.exporters.kit.cases import CaseBlock, split_cases
+from qlint.exporters.kit.problems import Problem, problem
 from qlint.model import MATCHING, ORDERING, Case, OptionView, Question, StepView
 from qlint.project.exams import Exam
 
@@ -389,7 +389,7 @@ def _manifest(quizzes: list[_Quiz], images: list[str]) -> etree._Element:
     return root
 
 
-def _shuffle(job: ExportJob, questions: list[Question], warnings: list[str]) -> bool:
+def _shuffle(job: ExportJob, questions: list[Question], warnings: list[Problem]) -> bool:
     """Canvas shuffles per quiz, not per question: an order that matters turns it off for the quiz."""
     if not job.shuffle:
         return False
@@ -399,42 +399,40 @@ def _shuffle(job: ExportJob, questions: list[Question], warnings: list[str]) -> 
     if fixed:  # one warning per quiz: the first question that needs it, and how many more do
         q, pointer, why = fixed[0]
         more = f" (and {len(fixed) - 1} more question{'s' if len(fixed) > 2 else ''})" if len(fixed) > 1 else ""
-        warnings.append(f"{where(q.path, pointer)}: Canvas shuffles answers per quiz, not per question; "
-                        f"answer shuffling is off for the whole {q.exam} quiz because this question {why}{more}")
+        warnings.append(problem(q, pointer, "Canvas shuffles answers per quiz, not per question; "
+                        f"answer shuffling is off for the whole {q.exam} quiz because this question {why}{more}"))
     return not fixed
 
 
-def _losses(job: ExportJob, questions: list[Question]) -> list[str]:
+def _losses(job: ExportJob, questions: list[Question]) -> list[Problem]:
     """What Canvas classic cannot carry in the new item types, one warning per question."""
     out = []
     for q in questions:
         if q.type == ORDERING:
-            out.append(f"{locate(q, '/type')}: Canvas classic quizzes have no ordering question; exported as a "
-                       "matching question that pairs positions 1..n with the steps (distractor steps are extra matches)")
+            out.append(problem(q, '/type', "Canvas classic quizzes have no ordering question; exported as a "
+                       "matching question that pairs positions 1..n with the steps (distractor steps are extra matches)"))
         if q.type in (ORDERING, MATCHING) and job.scoring != PARTIAL:
-            out.append(f"{locate(q, '/type')}: Canvas grades a matching question per pair (partial credit); "
-                       "all-or-nothing scoring cannot be expressed for it")
+            out.append(problem(q, '/type', "Canvas grades a matching question per pair (partial credit); "
+                       "all-or-nothing scoring cannot be expressed for it"))
     return out
 
 
 @exporter("canvas", "Canvas classic-quiz package (QTI 1.2 flavour), one quiz per exam, with per-answer feedback",
-          packaged=True)
+          packaged=True, xml=True)
 def write(job: ExportJob) -> ExportResult:
     result = ExportResult()
     media = MediaSet(job.bank_root)
     by_exam: dict[str, list[Question]] = {}
     for q in job.questions:
-        require_xml_text(q.path, q.data)
         by_exam.setdefault(q.exam, []).append(q)
     files: dict[str, bytes] = {"non_cc_assessments/": b""}
     quizzes, done = [], 0
     for code in sorted(by_exam):
         _, cases = split_cases(job, by_exam[code], result.warnings)
         for block in cases:
-            require_xml_text(block.case.path, block.case.data)
             if block.case.data.get("references"):
-                result.warnings.append(f"{locate(block.case, '/references')}: a Canvas text-only question shows no "  # type: ignore[arg-type]
-                                       "feedback; the case study's references are not exported")
+                result.warnings.append(problem(block.case, '/references', "a Canvas text-only question shows no "  # type: ignore[arg-type]
+                                       "feedback; the case study's references are not exported"))
         result.warnings += _losses(job, by_exam[code])
         quiz = _Quiz(code, job.exams.get(code), by_exam[code], media, job.scoring == PARTIAL, cases)
         files[f"{quiz.id}/{quiz.id}.xml"] = to_bytes(quiz.assessment())

@@ -1,20 +1,18 @@
 """Images a question references: found in every text field, resolved inside the bank (a path that
-leaves it is refused with file:line:col), and named by their path relative to the bank so every
+leaves it is refused with its file and pointer), and named by their path relative to the bank so every
 target stores each file once under a stable name."""
 
 from __future__ import annotations
 
 import mimetypes
-import os
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from qlint.exporters import ExportJob
+from qlint.exporters.kit.problems import ExportError, problem
 from qlint.markup import image_paths
 from qlint.media_safety import resolve_media
-from qlint.exporters._source import locate
 from qlint.model import text_fields
 from qlint.files import UnsafePathError
 from qlint.media_safety import UnsafeImageError
@@ -35,22 +33,15 @@ class Image:
         return self.source.read_bytes()
 
 
-def bank_root(job: ExportJob) -> Path:
-    """The folder images must stay in: the configured bank, else the questions' common folder."""
-    if job.bank_root is not None:
-        return Path(job.bank_root).resolve()
-    folders = [os.path.abspath(os.path.dirname(q.path)) for q in job.questions] or [os.getcwd()]
-    return Path(os.path.commonpath(folders))
-
-
 def images_in(q: Question, text: str, pointer: str, root: Path) -> dict[str, Image]:
-    """ref -> Image for one text field; UnsafePathError / FileNotFoundError name file:line:col."""
+    """ref -> Image for one text field; ExportError (with the file and pointer) for an image that
+    leaves the bank, is missing or is unsafe."""
     out = {}
     for ref in image_paths(text):
         try:
             media = resolve_media(q.path, ref, root)
         except (UnsafePathError, FileNotFoundError, UnsafeImageError) as exc:
-            raise type(exc)(f"{locate(q, pointer, ref)}: {exc}") from None
+            raise ExportError(problem(q, pointer, str(exc), within=ref)) from None
         out[ref] = Image(ref, media.source, media.source.relative_to(root).as_posix())
     return out
 

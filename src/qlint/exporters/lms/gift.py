@@ -9,13 +9,13 @@ from __future__ import annotations
 from itertools import groupby
 
 from qlint.exporters import ALL_OR_NOTHING, ExportJob, ExportResult, exporter
-from qlint.exporters import _breakdown
-from qlint.exporters import _feedback as fb
-from qlint.exporters._grades import fmt, fractions, is_multiple
-from qlint.exporters._layout import Site
-from qlint.exporters._media import question_images
-from qlint.exporters._output import write_file
-from qlint.exporters._source import locate
+from qlint.exporters.kit import breakdown as _breakdown
+from qlint.exporters.kit import feedback as fb
+from qlint.exporters.kit.grades import fmt, fractions, is_multiple
+from qlint.exporters.kit.layout import Site
+from qlint.exporters.kit.media import question_images
+from qlint.exporters.kit.output import write_file
+from qlint.exporters.kit.problems import ExportError, Problem, about_output, problem
 from html import escape as html_escape
 
 from qlint.model import MATCHING, ORDERING, Case, Question
@@ -82,36 +82,36 @@ def _pairs(q: Question) -> list[str]:
     return lines
 
 
-def refused(q: Question) -> str | None:
-    """Why GIFT cannot carry this question at all ("file:line:col: ..."), or None."""
+def refused(q: Question) -> Problem | None:
+    """Why GIFT cannot carry this question at all, or None."""
     if q.type == ORDERING:
-        return (f"{locate(q, '/type')}: GIFT has no ordering question; not exported "
-                "(use the moodle format, whose ordering question Moodle 4.4+ imports)")
+        return (problem(q, '/type', "GIFT has no ordering question; not exported "
+                "(use the moodle format, whose ordering question Moodle 4.4+ imports)"))
     if q.type == MATCHING and len(q.prompts) < MIN_PAIRS:
-        return (f"{locate(q, '/prompts')}: GIFT matching needs at least {MIN_PAIRS} pairs and this question has "
-                f"{len(q.prompts)}; not exported")
+        return (problem(q, '/prompts', f"GIFT matching needs at least {MIN_PAIRS} pairs and this question has "
+                f"{len(q.prompts)}; not exported"))
     return None
 
 
-def _losses(q: Question, root, cases: dict[str, Case]) -> list[str]:
+def _losses(q: Question, root, cases: dict[str, Case]) -> list[Problem]:
     """What this file sets that GIFT cannot keep, each as a "file:line:col: message" warning."""
     out = []
     if q.data.get("shuffle") is False:
-        out.append(f"{locate(q, '/shuffle')}: GIFT cannot keep the option order (shuffle: false); Moodle may shuffle it")
+        out.append(problem(q, '/shuffle', "GIFT cannot keep the option order (shuffle: false); Moodle may shuffle it"))
     if any(o.raw.get("pinned") for o in q.options):
-        out.append(f"{locate(q, '/options')}: GIFT cannot pin an option in place; Moodle may shuffle it")
+        out.append(problem(q, '/options', "GIFT cannot pin an option in place; Moodle may shuffle it"))
     if q.type == MATCHING:
-        out.append(f"{locate(q, '/prompts')}: GIFT matching has no feedback per pair and shows responses as plain "
-                   "text; each pair's rationale is in the general feedback")
+        out.append(problem(q, '/prompts', "GIFT matching has no feedback per pair and shows responses as plain "
+                   "text; each pair's rationale is in the general feedback"))
     if q.case is not None and q.case in cases:
-        out.append(f"{locate(q, '/case')}: GIFT has no case study: the scenario of {q.case!r} is written before "
-                   "this question's stem (as in each of the case's questions)")
+        out.append(problem(q, '/case', f"GIFT has no case study: the scenario of {q.case!r} is written before "
+                   "this question's stem (as in each of the case's questions)"))
     elif q.case is not None:
-        out.append(f"{locate(q, '/case')}: case study {q.case!r} is not part of this export; the question is "
-                   "exported on its own, without the case's scenario")
+        out.append(problem(q, '/case', f"case study {q.case!r} is not part of this export; the question is "
+                   "exported on its own, without the case's scenario"))
     if images := question_images(q, root):
-        out.append(f"{q.path}:1:1: GIFT cannot carry images; {', '.join(sorted(images))} will not import "
-                   "(use the moodle format)")
+        out.append(problem(q, None, f"GIFT cannot carry images; {', '.join(sorted(images))} will not import "
+                   "(use the moodle format)"))
     return out
 
 
@@ -120,9 +120,9 @@ def export_gift(job: ExportJob) -> ExportResult:
     if job.scoring == ALL_OR_NOTHING:
         for q in job.questions:
             if is_multiple(q):  # refused before writing: GIFT's only multiple response is per-answer weights
-                raise ValueError(f"{locate(q, '/type')}: GIFT cannot score a multiple-response question "
+                raise ExportError(problem(q, '/type', "GIFT cannot score a multiple-response question "
                                  "all-or-nothing (its answers carry partial weights only); export with "
-                                 "--scoring partial, or use the moodle format")
+                                 "--scoring partial, or use the moodle format"))
     site = Site(job, ".gift")
     result = ExportResult()
     blocks = []
@@ -141,11 +141,11 @@ def export_gift(job: ExportJob) -> ExportResult:
             blocks.append(question_block(q, job.cases.get(q.case) if q.case else None))
             result.warnings += _losses(q, site.root, job.cases)
             if q.type == MATCHING and job.scoring == ALL_OR_NOTHING:
-                result.warnings.append(f"{locate(q, '/type')}: Moodle grades a matching question per pair (partial "
-                                       "credit); all-or-nothing scoring cannot be expressed for it")
+                result.warnings.append(problem(q, '/type', "Moodle grades a matching question per pair (partial "
+                                       "credit); all-or-nothing scoring cannot be expressed for it"))
             done += 1
             job.tick(done)
     data = "\n\n".join(blocks) + "\n"
     result.written = write_file(job.output, data.encode("utf-8"))
-    result.warnings.append(f"{job.output}: {DROPPED}")
+    result.warnings.append(about_output(job.output, DROPPED))
     return result

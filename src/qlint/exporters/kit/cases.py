@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from qlint.exporters import ExportJob
-from qlint.exporters._source import locate
+from qlint.exporters.kit.problems import Problem, problem
 from qlint.model import Case, Question
 
 
@@ -16,7 +16,7 @@ class CaseBlock:
     questions: list[Question] = field(default_factory=list)  # in the order of the case's `items`
 
 
-def split_cases(job: ExportJob, questions: list[Question], warnings: list[str]) -> tuple[list[Question], list[CaseBlock]]:
+def split_cases(job: ExportJob, questions: list[Question], warnings: list[Problem]) -> tuple[list[Question], list[CaseBlock]]:
     """(questions that stand alone, case blocks sorted by case id). A question naming a case the
     export does not have stands alone, with a warning (file:line:col of its `case`)."""
     alone: list[Question] = []
@@ -27,8 +27,8 @@ def split_cases(job: ExportJob, questions: list[Question], warnings: list[str]) 
         elif q.case in job.cases:
             blocks.setdefault(q.case, CaseBlock(job.cases[q.case])).questions.append(q)
         else:
-            warnings.append(f"{locate(q, '/case')}: case study {q.case!r} is not part of this export; the question "
-                            "is exported on its own, without the case's scenario")
+            warnings.append(problem(q, '/case', f"case study {q.case!r} is not part of this export; the question "
+                            "is exported on its own, without the case's scenario"))
             alone.append(q)
     for block in blocks.values():
         order = {qid: n for n, qid in enumerate(block.case.items)}

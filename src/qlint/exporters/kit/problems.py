@@ -1,0 +1,39 @@
+"""What an export refuses or cannot carry, as a record: the file, the JSON pointer of the value an
+author must edit, and the message. The export pipeline places each record at line:col through
+the file as it was loaded (`pipeline.place`); no exporter formats `path:line:col` itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str  # the question or case file; or the output, for what concerns the export as a whole
+    pointer: str | None  # JSON pointer of the value; None: the file as a whole (placed at 1:1)
+    message: str
+    code: str = "E003"  # the diagnostic it becomes as a warning (a refusal is always E001)
+    within: str = ""  # a part of the value to point at (an image path inside a text)
+
+
+class _Sourced(Protocol):
+    path: str
+
+
+def problem(item: _Sourced, pointer: str | None, message: str, within: str = "") -> Problem:
+    """A problem at `pointer` in a question's (or case's) file."""
+    return Problem(item.path, pointer, message, within=within)
+
+
+def about_output(output: object, message: str) -> Problem:
+    """A problem of the export as a whole (what the target drops everywhere), named by its output."""
+    return Problem(str(output), None, message)
+
+
+class ExportError(ValueError):
+    """Input the target cannot carry: the export is refused, and `problem` says where and why."""
+
+    def __init__(self, found: Problem) -> None:
+        super().__init__(found.message)
+        self.problem = found

@@ -1,0 +1,1 @@
+"""Web formats: the static HTML practice site, Markdown pages and the JSON document."""
