@@ -1,0 +1,232 @@
+"""Lifecycle rules (V): questions that name a service the vendor ended, closed to new customers
+or renamed, judged by the date of the check against the catalogue in project/lifecycle.py."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+from qlint.diagnostic import Edit, Fix
+from qlint.model import ITEM_TYPES, Question
+from qlint.project.lifecycle import Catalogue, Service, catalogue, check_date
+from qlint.rules import Finding, Option, rule
+
+_SOURCE = "AWS service lifecycle pages (end of support, closed to new customers, renames); qlint/project/lifecycle.json"
+
+
+@dataclass(frozen=True)
+class Mention:
+    service: Service
+    name: str  # the name as written
+    former: bool  # a former name of the service, not a current one
+    start: int
+
+
+@lru_cache(maxsize=8)
+def _patterns(cat: Catalogue) -> tuple[tuple[Service, str, bool, re.Pattern[str]], ...]:
+    """Every verified name and former name, longest first: "Amazon SageMaker Debugger" is read
+    before "Amazon SageMaker". Case-sensitive and whole-word, so "forecast the demand" and
+    "monitor the endpoint" are ordinary words, not products."""
+    found = []
+    for s in cat.services:
+        if not s.verified:
+            continue
+        found += [(s, n, False) for n in s.names] + [(s, n, True) for n in s.former]
+    found.sort(key=lambda t: -len(t[1]))
+    return tuple((s, n, f, re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])")) for s, n, f in found)
+
+
+def mentions(text: str, cat: Catalogue) -> list[Mention]:
+    """The catalogue's services named in `text`, each span read once (the longest name wins)."""
+    taken: list[tuple[int, int]] = []
+    out = []
+    for service, name, former, pattern in _patterns(cat):
+        for m in pattern.finditer(text):
+            a, b = m.span()
+            if any(a < y and x < b for x, y in taken):
+                continue
+            if any(text.startswith(other, a) for other in service.excludes):
+                taken.append((a, a + len(next(o for o in service.excludes if text.startswith(o, a)))))
+                continue
+            taken.append((a, b))
+            out.append(Mention(service, name, former, a))
+    return sorted(out, key=lambda m: m.start)
+
+
+def _context(ctx):
+    return catalogue(ctx.config.bank_dir), check_date(ctx.config.date)
+
+
+def _keys(q: Question) -> Iterator[tuple[str, str]]:
+    for o in q.keys:
+        yield f"{o.pointer}/text", o.text
+
+
+def _other_text(q: Question) -> Iterator[tuple[str, str]]:
+    """Where a question teaches besides its keys: stem, distractors, rationales, trap, explanation
+    (never `references:`, whose titles quote pages as they were published)."""
+    yield "/stem", q.stem
+    for o in q.options:
+        if not o.correct:
+            yield f"{o.pointer}/text", o.text
+        if o.rationale:
+            yield f"{o.pointer}/rationale", o.rationale
+    if q.trap:
+        yield "/trap", q.trap
+    yield "/explanation", q.explanation
+
+
+def _when(service: Service, status: str) -> str:
+    event = service.event(status)
+    date = f" on {event.date.isoformat()}" if event and event.date else ""
+    instead = f"; the vendor points to {service.replaced_by}" if service.replaced_by else ""
+    return f"{date} ({event.source if event else 'catalogue'}){instead}"
+
+
+_STATUS_WORDS = {"closed": "closed to new customers", "maintenance": "in maintenance (no new features)",
+                 "end-of-support": "past its end of support"}
+
+
+@rule("V001", "retired-key", "error", source=_SOURCE)
+def retired_key(q: Question, ctx) -> Iterator[Finding]:
+    """A keyed option names a service past its end of support.
+
+    ## What it does
+    Reads the text of each keyed option for the services of the lifecycle catalogue (qlint's own,
+    `qlint/project/lifecycle.json`, plus the project's `<bank>/lifecycle.json`) and reports one
+    whose end of support is on or before the date of the check (today, or `date` / `--date`).
+    Names match whole and case-sensitive: "Amazon Forecast" is a product, "forecast the demand"
+    is not.
+
+    ## Why it matters
+    A learner who memorises a retired service as the right answer learns something false: the
+    service can no longer be used, and the exam guide no longer asks for it.
+
+    ## Example
+    ```yaml
+    - id: lookout
+      text: Amazon Lookout for Metrics
+      correct: true
+    ```
+
+    ## Fix
+    Key the service the vendor now recommends for the task, or retire the question
+    (`status: retired` with `replaced_by:` a new question).
+    """
+    cat, on = _context(ctx)
+    for pointer, text in _keys(q):
+        for m in mentions(text, cat):
+            if not m.former and m.service.status(on) == "end-of-support":
+                yield Finding(pointer, f"the key names {m.service.name}, past its end of support"
+                                       f"{_when(m.service, 'end-of-support')}: key a current service", within=m.name)
+
+
+@rule("V002", "closed-service-key", "warning", source=_SOURCE, options={
+    "statuses": Option(["closed", "maintenance"], "Lifecycle statuses a keyed service is reported for "
+                                                 "(closed: to new customers; maintenance: no new features)."),
+})
+def closed_service_key(q: Question, ctx) -> Iterator[Finding]:
+    """A keyed option names a service closed to new customers or in maintenance.
+
+    ## What it does
+    Reads the keyed options' text like V001 and reports a service whose status on the date of
+    the check is one of `statuses` (default: closed to new customers, maintenance).
+
+    ## Why it matters
+    A new AWS account cannot start using a closed service, so a scenario that keys it teaches a
+    choice the learner cannot make at work, and exam guides drop such services.
+
+    ## Example
+    ```yaml
+    - id: debugger
+      text: Amazon SageMaker Debugger
+      correct: true
+    ```
+
+    ## Fix
+    Key the current alternative (for training insight, SageMaker AI's managed MLflow or
+    TensorBoard), or say in the stem that the team already uses the service.
+    """
+    cat, on = _context(ctx)
+    wanted = set(ctx.option("statuses"))
+    for pointer, text in _keys(q):
+        for m in mentions(text, cat):
+            status = m.service.status(on)
+            if not m.former and status in wanted and status != "end-of-support":
+                yield Finding(pointer, f"the key names {m.service.name}, {_STATUS_WORDS[status]}"
+                                       f"{_when(m.service, status)}", within=m.name)
+
+
+@rule("V003", "retired-mention", "warning", types=ITEM_TYPES, source=_SOURCE)
+def retired_mention(q: Question, ctx) -> Iterator[Finding]:
+    """A distractor, the stem or a rationale names a service past its end of support.
+
+    ## What it does
+    Reads the stem, the distractors, the rationales, the trap and the explanation for services
+    of the lifecycle catalogue whose end of support is on or before the date of the check.
+    `references:` are not read: their titles quote pages as published.
+
+    ## Why it matters
+    A retired service as a distractor teaches a dead option: learners spend effort telling apart
+    a product they will never meet, and the question looks out of date.
+
+    ## Example
+    ```yaml
+    - id: opsworks
+      text: AWS OpsWorks
+      correct: false
+    ```
+
+    ## Fix
+    Replace the distractor with a current service that is plausible for the scenario, and
+    rewrite the rationale for it.
+    """
+    cat, on = _context(ctx)
+    for pointer, text in _other_text(q):
+        for m in mentions(text, cat):
+            if not m.former and m.service.status(on) == "end-of-support":
+                yield Finding(pointer, f"names {m.service.name}, past its end of support"
+                                       f"{_when(m.service, 'end-of-support')}: a dead option teaches nothing",
+                              within=m.name)
+
+
+@rule("V004", "former-service-name", "warning", types=ITEM_TYPES, fixable=True, source=_SOURCE)
+def former_service_name(q: Question, ctx) -> Iterator[Finding]:
+    """The text uses a service's former name where the rename is unambiguous.
+
+    ## What it does
+    Reports a former name of a renamed service (Amazon Kinesis Data Firehose, now Amazon Data
+    Firehose) in the stem, options, rationales, trap or explanation, once the rename is in force
+    on the date of the check, and offers a fix that writes the current name (comments and layout
+    are kept). Renames whose old name is still a product's name are skipped: "Amazon SageMaker"
+    now names AWS's unified platform as well as the former SageMaker, now SageMaker AI.
+    `references:` are not read: a page title keeps the name it was published under.
+
+    ## Why it matters
+    Learners meet the current name in the console and on the exam; an old name makes a correct
+    question look out of date and hides the service from a search.
+
+    ## Example
+    ```yaml
+    stem: Which service loads the stream into Amazon S3 with Amazon Kinesis Data Firehose?
+    ```
+
+    ## Fix
+    Write the current name (`qlint check --fix`).
+    """
+    cat, on = _context(ctx)
+    fields = [(f"{o.pointer}/text", o.text) for o in q.options if o.correct] + list(_other_text(q))
+    for pointer, text in fields:
+        found = [m for m in mentions(text, cat) if m.former and not m.service.ambiguous and m.service.renamed_by(on)]
+        if not found:
+            continue
+        fixed, end = [], 0
+        for m in found:
+            fixed += [text[end:m.start], m.service.name]
+            end = m.start + len(m.name)
+        new_text = "".join(fixed) + text[end:]
+        for m in found:
+            yield Finding(pointer, f"{m.name!r} is now {m.service.name}{_when(m.service, 'renamed')}",
+                          within=m.name, fix=Fix(f"write {m.service.name} for {m.name}", (Edit(pointer, new_text),)))
