@@ -165,7 +165,8 @@ def retired_mention(q: Question, ctx) -> Iterator[Finding]:
 
     ## What it does
     Reads the stem, the distractors, the rationales, the trap and the explanation for services
-    of the lifecycle catalogue whose end of support is on or before the date of the check.
+    of the lifecycle catalogue whose end of support is on or before the date of the check, and
+    reports each service once, where it is first named (a distractor, not also its rationale).
     `references:` are not read: their titles quote pages as published.
 
     ## Why it matters
@@ -184,9 +185,11 @@ def retired_mention(q: Question, ctx) -> Iterator[Finding]:
     rewrite the rationale for it.
     """
     cat, on = _context(ctx)
+    seen: set[str] = set()  # one finding per service: its distractor, not also its rationale
     for pointer, text in _other_text(q):
         for m in mentions(text, cat):
-            if not m.former and m.service.status(on) == "end-of-support":
+            if not m.former and m.service.status(on) == "end-of-support" and m.service.name not in seen:
+                seen.add(m.service.name)
                 yield Finding(pointer, f"names {m.service.name}, past its end of support"
                                        f"{_when(m.service, 'end-of-support')}: a dead option teaches nothing",
                               within=m.name)
@@ -200,7 +203,8 @@ def former_service_name(q: Question, ctx) -> Iterator[Finding]:
     Reports a former name of a renamed service (Amazon Kinesis Data Firehose, now Amazon Data
     Firehose) in the stem, options, rationales, trap or explanation, once the rename is in force
     on the date of the check, and offers a fix that writes the current name (comments and layout
-    are kept). Renames whose old name is still a product's name are skipped: "Amazon SageMaker"
+    are kept). A text that also gives the current name ("AWS Single Sign-On, now called AWS IAM
+    Identity Center") teaches the rename and is not reported. Renames whose old name is still a product's name are skipped: "Amazon SageMaker"
     now names AWS's unified platform as well as the former SageMaker, now SageMaker AI.
     `references:` are not read: a page title keeps the name it was published under.
 
@@ -219,7 +223,10 @@ def former_service_name(q: Question, ctx) -> Iterator[Finding]:
     cat, on = _context(ctx)
     fields = [(f"{o.pointer}/text", o.text) for o in q.options if o.correct] + list(_other_text(q))
     for pointer, text in fields:
-        found = [m for m in mentions(text, cat) if m.former and not m.service.ambiguous and m.service.renamed_by(on)]
+        named = mentions(text, cat)
+        current = {m.service.name for m in named if not m.former}  # "X, now called Y" teaches the rename
+        found = [m for m in named if m.former and not m.service.ambiguous and m.service.renamed_by(on)
+                 and m.service.name not in current]
         if not found:
             continue
         fixed, end = [], 0
