@@ -80,6 +80,8 @@ FIELDS = (
     ("explanation_grams", "packed stable hashes of the explanation's word n-grams (B007)"),
     ("gram", "the n of stem_grams and explanation_grams"),
     ("case", "the id of the case study the question belongs to, or ''"),
+    ("status", "the workflow status (draft, review, published, retired), or ''"),
+    ("replaced_by", "the id of the question that replaces a retired one, or ''"),
     ("single_key", "the key's position in a single-answer question with one key, else None"),
 )
 
@@ -124,6 +126,8 @@ class BankEntry(tuple):
             packed(gram_hashes(explanation, ngram)),
             ngram,
             data.get("case") or "",
+            str(data.get("status") or ""),
+            str(data.get("replaced_by") or ""),
             keyed[0] if data.get("type", "single") == "single" and len(keyed) == 1 else None,
         ))
 

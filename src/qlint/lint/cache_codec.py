@@ -13,7 +13,7 @@ from typing import Any
 
 from qlint.diagnostic import Diagnostic, Edit, Fix, Severity
 
-FORMAT = 3  # bump when an encoding changes: rows of another format are never read
+FORMAT = 4  # bump when an encoding changes: rows of another format are never read
 
 
 class Malformed(ValueError):
@@ -141,7 +141,7 @@ def load_result(blob: Any) -> Any:
 
 # Bank entries (see qlint.bank.entry.FIELDS): one type per field; `b` fields are packed int64
 # hashes, stored after the JSON header (which records their lengths) as raw bytes.
-_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "i?")
+_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "s", "s", "i?")
 
 
 def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
