@@ -237,3 +237,68 @@ def former_service_name(q: Question, ctx) -> Iterator[Finding]:
         for m in found:
             yield Finding(pointer, f"{m.name!r} is now {m.service.name}{_when(m.service, 'renamed')}",
                           within=m.name, fix=Fix(f"write {m.service.name} for {m.name}", (Edit(pointer, new_text),)))
+
+
+# A vendor's product name as written: "Amazon" or "AWS", then capitalised words (and the small
+# words inside names: "Amazon Lookout for Vision", "AWS Glue Data Quality").
+_PRODUCT = re.compile(r"(?<![\w-])(?:Amazon|AWS)(?: (?:[A-Z0-9][\w.-]*|for|of|and|on)(?=[\s,.;:()]|$))+")
+
+
+def _named(text: str, names: tuple[str, ...]) -> list[tuple[str, int]]:
+    out = []
+    for name in names:
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
+            out.append((name, m.start()))
+    return out
+
+
+def _in_scope(product: str, scope: tuple[str, ...]) -> bool:
+    """A product is in scope when the list names it, a part of it or a product it is part of
+    ("Amazon SageMaker AI Model Monitor" under "Amazon SageMaker AI")."""
+    product = product.rstrip(" .")
+    return any(product == s or product.startswith(s + " ") or s.startswith(product + " ") for s in scope)
+
+
+@rule("V005", "out-of-scope-service", "warning", source="The exam guide's in-scope and out-of-scope service lists")
+def out_of_scope_service(q: Question, ctx) -> Iterator[Finding]:
+    """The question names a service its exam guide lists as out of scope, or keys one the guide does not list.
+
+    ## What it does
+    Reads the exam definition's `guide:` lists. A service of `out_of_scope` named anywhere in the
+    stem, options, rationales, trap or explanation is reported; when `in_scope` is given, a keyed
+    option that names an Amazon or AWS product the list does not cover is reported too (a product
+    is covered by its own entry or by the service it is part of). Exams without the lists are
+    not read.
+
+    ## Why it matters
+    The guide says what the exam asks about: a question built on a service outside it spends the
+    learner's time on something the exam will not test, and keying it teaches the wrong answer
+    to the exam's scenarios.
+
+    ## Example
+    ```yaml
+    - id: chime
+      text: Amazon Chime
+      correct: true
+    ```
+
+    ## Fix
+    Rewrite the question around a service the guide lists, or move it to the exam whose guide
+    covers that service.
+    """
+    exam = ctx.exams.get(q.data.get("exam", ""))
+    if exam is None:
+        return
+    guide = exam.guide
+    if guide.out_of_scope:
+        fields = [(f"{o.pointer}/text", o.text) for o in q.options if o.correct] + list(_other_text(q))
+        for pointer, text in fields:
+            for name, _ in _named(text, guide.out_of_scope):
+                yield Finding(pointer, f"names {name}, which the {exam.code} guide lists as out of scope", within=name)
+    if guide.in_scope:
+        for pointer, text in _keys(q):
+            for m in _PRODUCT.finditer(text):
+                product = m.group(0).rstrip(" .")
+                if not _in_scope(product, guide.in_scope) and not _named(product, guide.out_of_scope):
+                    yield Finding(pointer, f"the key names {product}, which the {exam.code} guide does not list "
+                                           "as in scope", within=product)
