@@ -62,3 +62,31 @@ def test_a_task_listed_under_the_wrong_domain_or_twice_is_reported_in_the_exam_f
     assert "task 3.3 is listed under domain 2 (model-development); its id must start with 2" in lines[0]
     assert "task 3.3 is listed twice" in lines[1]  # the real 3.3, under its own domain, comes second
     assert "task 4.1 is listed twice" in lines[2]
+
+
+def _sample_copy(tmp_path: Path) -> Path:
+    shutil.copytree(REPO / "bank", tmp_path / "bank")
+    (tmp_path / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
+    return tmp_path
+
+
+def test_a_task_statement_no_question_names_is_reported_on_its_line(tmp_path):
+    root = _sample_copy(tmp_path)
+    only = root / "bank" / "mla-c01" / "data-preparation" / "skew-and-categorical-encoding.yaml"  # the one 1.2
+    only.write_text(only.read_text(encoding="utf-8").replace('tasks: ["1.2"]', 'tasks: ["1.1"]'), encoding="utf-8")
+    code, out = _check(root, "--select", "B015", "bank")
+    lines = [line for line in out.splitlines() if " B015 " in line]
+    assert code == 1 and len(lines) == 1, out
+    assert lines[0].startswith("bank/exams/mla-c01.yaml:") and "task 1.2 (Transform data" in lines[0]
+    assert "has 0 questions" in lines[0]
+
+
+def test_the_sample_bank_covers_every_task_and_the_markdown_report_shows_it(tmp_path):
+    root = _sample_copy(tmp_path)
+    assert _check(root, "--select", "B015", "bank")[0] == 0
+    code, out = _check(root, "--output-format", "markdown", "bank")
+    assert "### Task statement coverage" in out
+    row = next(line for line in out.splitlines() if line.startswith("| MLA-C01 | 1.2 "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1:4] == ["1.2 Transform data and perform feature engineering", "data-preparation", "1"]
+    assert cells[4] == f"{28 * 0.28 / 3:.1f}"  # 28 questions (and a case study), 28% over three tasks

@@ -1,12 +1,14 @@
 """Retired questions (`status: retired`, `replaced_by:`): links that lead to a question learners
-no longer see (B014). Exports never include a retired question (exporters/pipeline.py)."""
+no longer see (B014). Exports never include a retired question (exporters/pipeline.py). And the
+exam guide's task statements that too few questions assess (B015)."""
 
 from __future__ import annotations
 
 import difflib
 from typing import Iterator
 
-from qlint.rules import Finding, rule
+from qlint.bank.tasks import task_coverage, uses_tasks
+from qlint.rules import Finding, Option, rule
 
 
 @rule("B014", "retired-link", "error", scope="bank",
@@ -56,3 +58,42 @@ def retired_link(bank, ctx) -> Iterator[Finding]:
             if status.get(ref) == "retired":
                 yield Finding(f"/related/{i}", f"{ref!r} is retired and never exported: link the question that "
                                                "replaces it", path=q.path)
+
+
+@rule("B015", "thin-task", "warning", scope="bank",
+      options={"min-questions": Option(1, "Fewest questions a task statement needs.", min=1, max=10_000)},
+      source="The exam guide's task statements (e.g. AWS MLA-C01: 1.1 to 4.3); rules.md 'blueprint coverage'")
+def thin_task(bank, ctx) -> Iterator[Finding]:
+    """A task statement of the exam guide has fewer than `min-questions` questions.
+
+    ## What it does
+    For each exam whose definition lists task statements and whose questions name them
+    (`tasks:`), counts the questions (retired ones left out) that name each task statement and
+    reports, on the task's line of the exam definition, each with fewer than `min-questions`.
+    It appears when the exam file is among the files checked (`qlint check` on the whole bank).
+
+    ## Why it matters
+    Every task statement can be asked on the exam; a task no practice question assesses is a
+    gap learners find only in the exam room.
+
+    ## Example
+    An MLA-C01 bank with no question that names task 3.2 (Create and script infrastructure).
+
+    ## Fix
+    Write questions for the task (or name it in the `tasks:` of questions that already assess it).
+    """
+    minimum = int(ctx.option("min-questions"))
+    for exams, entries in bank.by_exams():
+        for code, exam in sorted(exams.items()):
+            if not bank.is_target(exam.path) or not uses_tasks(entries, code):
+                continue
+            rows = {c.task: c for c in task_coverage(entries, {code: exam})}
+            for d_index, domain in enumerate(exam.domains):
+                mine = [t for t in exam.guide.tasks if t.domain == domain.id]
+                for t_index, task in enumerate(mine):
+                    row = rows[task.id]
+                    if row.count < minimum:
+                        yield Finding(f"/domains/{d_index}/tasks/{t_index}/id",
+                                      f"task {task.id} ({task.text}) has {row.count} question"
+                                      f"{'' if row.count == 1 else 's'}; it needs at least {minimum} "
+                                      f"(the blueprint's share for it: {row.expected:.1f})", path=exam.path)
