@@ -25,34 +25,33 @@ class Mention:
 
 
 @lru_cache(maxsize=8)
-def _patterns(cat: Catalogue) -> tuple[tuple[Service, str, bool, re.Pattern[str]], ...]:
-    """Every verified name and former name, longest first: "Amazon SageMaker Debugger" is read
-    before "Amazon SageMaker". Case-sensitive and whole-word, so "forecast the demand" and
-    "monitor the endpoint" are ordinary words, not products."""
-    found = []
+def _matcher(cat: Catalogue) -> tuple[re.Pattern[str] | None, dict[str, tuple[Service, bool]]]:
+    """One pattern for every verified name and former name, longest first, so that "Amazon
+    SageMaker Debugger" is read before "Amazon SageMaker". Case-sensitive and whole-word, so
+    "forecast the demand" and "monitor the endpoint" are ordinary words, not products."""
+    names: dict[str, tuple[Service, bool]] = {}
     for s in cat.services:
-        if not s.verified:
-            continue
-        found += [(s, n, False) for n in s.names] + [(s, n, True) for n in s.former]
-    found.sort(key=lambda t: -len(t[1]))
-    return tuple((s, n, f, re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])")) for s, n, f in found)
+        if s.verified:
+            names.update({n: (s, False) for n in s.names})
+            names.update({n: (s, True) for n in s.former if n not in names})
+    if not names:
+        return None, names
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])"), names
 
 
 def mentions(text: str, cat: Catalogue) -> list[Mention]:
     """The catalogue's services named in `text`, each span read once (the longest name wins)."""
-    taken: list[tuple[int, int]] = []
+    pattern, names = _matcher(cat)
+    if pattern is None:
+        return []
     out = []
-    for service, name, former, pattern in _patterns(cat):
-        for m in pattern.finditer(text):
-            a, b = m.span()
-            if any(a < y and x < b for x, y in taken):
-                continue
-            if any(text.startswith(other, a) for other in service.excludes):
-                taken.append((a, a + len(next(o for o in service.excludes if text.startswith(o, a)))))
-                continue
-            taken.append((a, b))
-            out.append(Mention(service, name, former, a))
-    return sorted(out, key=lambda m: m.start)
+    for m in pattern.finditer(text):
+        service, former = names[m.group(0)]
+        if any(text.startswith(other, m.start()) for other in service.excludes):
+            continue
+        out.append(Mention(service, m.group(0), former, m.start()))
+    return out
 
 
 def _context(ctx):
