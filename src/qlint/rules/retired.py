@@ -61,14 +61,15 @@ def retired_link(bank, ctx) -> Iterator[Finding]:
 
 
 @rule("B015", "thin-task", "warning", scope="bank",
-      options={"min-questions": Option(1, "Fewest questions a task statement needs.", min=1, max=10_000)},
+      options={"min-questions": Option(1, "Fewest questions a task statement needs.", min=1, max=10_000),
+               "min-bank": Option(40, "Fewest questions for an exam before its tasks are judged.", min=1, max=100_000)},
       source="The exam guide's task statements (e.g. AWS MLA-C01: 1.1 to 4.3); rules.md 'blueprint coverage'")
 def thin_task(bank, ctx) -> Iterator[Finding]:
     """A task statement of the exam guide has fewer than `min-questions` questions.
 
     ## What it does
-    For each exam whose definition lists task statements and whose questions name them
-    (`tasks:`), counts the questions (retired ones left out) that name each task statement and
+    For each exam with at least `min-bank` questions whose definition lists task statements and
+    whose questions name them (`tasks:`), counts the questions (retired ones left out) that name each task statement and
     reports, on the task's line of the exam definition, each with fewer than `min-questions`.
     It appears when the exam file is among the files checked (`qlint check` on the whole bank).
 
@@ -82,10 +83,11 @@ def thin_task(bank, ctx) -> Iterator[Finding]:
     ## Fix
     Write questions for the task (or name it in the `tasks:` of questions that already assess it).
     """
-    minimum = int(ctx.option("min-questions"))
+    minimum, smallest = int(ctx.option("min-questions")), int(ctx.option("min-bank"))
     for exams, entries in bank.by_exams():
         for code, exam in sorted(exams.items()):
-            if not bank.is_target(exam.path) or not uses_tasks(entries, code):
+            total = sum(1 for e in entries if e.exam == code and e.status != "retired")
+            if total < smallest or not bank.is_target(exam.path) or not uses_tasks(entries, code):
                 continue
             rows = {c.task: c for c in task_coverage(entries, {code: exam})}
             for d_index, domain in enumerate(exam.domains):
