@@ -293,4 +293,8 @@ def test_golden_corpora_exercise_the_rules():
     checking = {code for code, r in RULES.items() if r.scope in ("item", "bank")}
     # today B005, B012, K014 and S007: bank-wide rates, template siblings, a rationale-checked
     # argument and image files, which the generated mutants reach only by chance
-    assert len(checking - codes) <= 4, sorted(checking - codes)
+    # The guide, lifecycle and retirement rules read what the golden corpora do not carry (task ids,
+    # the lifecycle catalogue's services, retired questions): their rule cases and the planted set
+    # of tests/test_lifecycle.py exercise them.
+    catalogue_rules = {"G001", "V001", "V002", "V003", "V004", "V005", "B014", "B015"}
+    assert len(checking - codes - catalogue_rules) <= 4, sorted(checking - codes)

@@ -39,6 +39,8 @@ GOOD = {
     "^[a-z][a-z0-9]*(-[a-z0-9]+)*$": "unreadable-file",
     "^(/[^/]*)*$": "/options/0/id",
     "^[0-9a-f]{64}$": "0123456789abcdef" * 4,
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "2026-06-01",
+    "^[1-9][0-9]?\\.[1-9][0-9]?$": "1.2",
 }
 # A JSON pointer's reference tokens may hold any character: "/a\n" names the key "a\n" (a report
 # points at whatever key a file has). There every engine must agree that the newline is content.

@@ -88,6 +88,11 @@ def _exam_yaml(code: str, spec: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The lifecycle rules (V codes) judge services by the date of the check: the measured banks pin it,
+# so their figures and judged findings stay what they were when judged.
+CHECK_DATE = "2026-12-02"
+
+
 def write_bank(items: list[Converted], out: Path, root: Path = CORPORA) -> dict[str, Path]:
     """Write each corpus as its own bank (exams/ + question files); returns corpus -> bank folder."""
     import yaml  # PyYAML: a plain, safe dump of plain data
@@ -100,7 +105,7 @@ def write_bank(items: list[Converted], out: Path, root: Path = CORPORA) -> dict[
         if item.corpus not in banks:
             banks[item.corpus] = bank
             (bank / "exams").mkdir(parents=True, exist_ok=True)
-            (bank / "qlint.toml").write_text('bank = "."\nexams = "exams"\n', encoding="utf-8")
+            (bank / "qlint.toml").write_text(f'bank = "."\nexams = "exams"\ndate = "{CHECK_DATE}"\n', encoding="utf-8")
         codes.setdefault(item.corpus, set()).add(item.data["exam"])
         target = out / item.relpath
         target.parent.mkdir(parents=True, exist_ok=True)

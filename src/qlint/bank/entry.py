@@ -15,6 +15,7 @@ from hashlib import blake2b
 from operator import itemgetter
 from typing import Any, Iterable, Sequence
 
+from qlint.project.guide import task_id
 from qlint.text import holds_placeholder, tokenise, tokens
 
 SHINGLE = 3  # word n-gram size of the near-duplicate shingles (B006)
@@ -80,6 +81,9 @@ FIELDS = (
     ("explanation_grams", "packed stable hashes of the explanation's word n-grams (B007)"),
     ("gram", "the n of stem_grams and explanation_grams"),
     ("case", "the id of the case study the question belongs to, or ''"),
+    ("status", "the workflow status (draft, review, published, retired), or ''"),
+    ("replaced_by", "the id of the question that replaces a retired one, or ''"),
+    ("tasks", "the ids of the exam guide's task statements the question names (`tasks:`)"),
     ("single_key", "the key's position in a single-answer question with one key, else None"),
 )
 
@@ -127,6 +131,9 @@ class BankEntry(tuple):
             packed(gram_hashes(explanation, ngram)),
             ngram,
             data.get("case") or "",
+            str(data.get("status") or ""),
+            str(data.get("replaced_by") or ""),
+            tuple(task_id(t) for t in data.get("tasks") or ()),
             keyed[0] if data.get("type", "single") == "single" and len(keyed) == 1 else None,
         ))
 

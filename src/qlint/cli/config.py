@@ -43,6 +43,7 @@ def load_config(start: Path | None = None) -> Config:
         limits=Limits(**{names[k]: v for k, v in raw.get("limits", {}).items()}),
         format=FormatOptions(**raw.get("format", {})),  # the config schema checked the keys and ranges
         scoring=raw.get("export", {}).get("scoring", "partial"),
+        date=str(raw.get("date", "")),
     )
 
 

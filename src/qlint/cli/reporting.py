@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
+from qlint.bank.tasks import task_coverage
 from qlint.bank.statistics import blueprint_coverage, key_balance
 from qlint.lint.engine import LintResult, Settings, bank_context
 from qlint.reports._context import link_base, repository_root
@@ -20,6 +21,7 @@ def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
     return {
         "key_balance": key_balance(bank.entries),
         "coverage": [c for exams, entries in bank.by_exams() for c in blueprint_coverage(entries, exams)],
+        "tasks": [c for exams, entries in bank.by_exams() for c in task_coverage(entries, exams)],
     }
 
 

@@ -45,6 +45,8 @@ class Filters:
             return "--domain"
         if self.tags and not set(self.tags) & set(data.get("tags") or []):
             return "--tag"
+        if data.get("status") == "retired":  # never exported, whatever --status asks for
+            return "--status"
         return None if data.get("status") in self.statuses else "--status"
 
     def select(self, questions: list[Question]) -> list[Question]:

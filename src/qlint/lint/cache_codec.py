@@ -13,7 +13,7 @@ from typing import Any
 
 from qlint.diagnostic import Diagnostic, Edit, Fix, Severity
 
-FORMAT = 3  # bump when an encoding changes: rows of another format are never read
+FORMAT = 5  # bump when an encoding changes: rows of another format are never read
 
 
 class Malformed(ValueError):
@@ -141,7 +141,7 @@ def load_result(blob: Any) -> Any:
 
 # Bank entries (see qlint.bank.entry.FIELDS): one type per field; `b` fields are packed int64
 # hashes, stored after the JSON header (which records their lengths) as raw bytes.
-_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "i?")
+_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "s", "s", "ts", "i?")
 
 
 def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
@@ -186,8 +186,9 @@ def load_entry(blob: Any) -> tuple[Any, ...] | None:
         return ("case", *case[:4], tuple(case[4]))
     _check(cut >= 0 and type(head) is list and len(head) == len(_ENTRY)
            and tuple(map(type, head[:-1])) == _HEAD_TYPES and (head[-1] is None or type(head[-1]) is int))
-    keyed, related, keys = head[6], head[8], head[10]
+    keyed, related, keys, tasks = head[6], head[8], head[10], head[19]
     _check(all(type(i) is int for i in keyed) and all(type(r) is str for r in related)
+           and all(type(t) is str for t in tasks)
            and all(type(k) is list and len(k) == 2 and type(k[0]) is int and type(k[1]) is str for k in keys))
     sizes = head[12:15]
     _check(all(n >= 0 and n % 8 == 0 for n in sizes) and cut + 1 + sum(sizes) == len(blob))
@@ -195,4 +196,4 @@ def load_entry(blob: Any) -> tuple[Any, ...] | None:
     b = a + sizes[0]
     c = b + sizes[1]
     return (*head[:6], tuple(keyed), head[7], tuple(related), head[9], tuple(map(tuple, keys)), head[11],
-            blob[a:b], blob[b:c], blob[c:], *head[15:])
+            blob[a:b], blob[b:c], blob[c:], *head[15:19], tuple(tasks), head[20])

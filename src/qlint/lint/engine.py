@@ -212,9 +212,11 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
         found += list(_exam_findings(data, exams_for(settings, path)))
         found += list(_findings(settings, Question(path, data), case=True))
     elif kind == "exam" and not errors:  # names and domain names reach learners too
+        from qlint.project.guide import guide_problems
         from qlint.rules.hygiene import hidden_in
 
         found += [(RULES.get("F003"), f) for f in hidden_in(data)]
+        found += [(RULES.get("G002"), Finding(p, m)) for p, m in guide_problems(data)]
 
     diagnostics = place(found, text, shown, settings)
     entry: BankEntry | CaseEntry | None = None

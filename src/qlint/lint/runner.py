@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 from qlint import __version__
 from qlint.lint.cache import Cache, digest
 from qlint.lint.cache_codec import FORMAT as CACHE_FORMAT
+from qlint.project.lifecycle import fingerprint as lifecycle_fingerprint
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import read_bytes
 from qlint.loading.schema import SCHEMAS, schema_text
@@ -68,6 +69,7 @@ def fingerprint(settings: Any) -> str:
         repr(config.limits),
         str(config.root),
         str(config.exams_dir),
+        lifecycle_fingerprint(config.bank_dir, config.date),  # V rules: the date judged by, the project's catalogue
         repr(sorted((code, repr(exam)) for code, exam in settings.exams.items())),
         # other banks' exams: their files' S002/S003 and O012 findings read them
         repr(sorted((str(bank), sorted((c, repr(e)) for c, e in exams.items()))

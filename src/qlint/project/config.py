@@ -38,6 +38,7 @@ class Config:
     output_format: str = ""
     limits: Limits = Limits()
     format: "FormatOptions" = field(default_factory=lambda: FormatOptions())
+    date: str = ""  # the date lifecycle rules judge by (YYYY-MM-DD); "" = today (project/lifecycle.py)
     scoring: str = "partial"  # [export] scoring: multiple-response credit in every export (all-or-nothing | partial)
 
     @cached_property  # asked once per file: resolve once

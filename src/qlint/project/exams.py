@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from qlint.project.guide import Guide, guide_from_data
+
 
 @dataclass(frozen=True)
 class Domain:
@@ -20,6 +22,7 @@ class Exam:
     domains: tuple[Domain, ...]
     path: str
     types: dict[str, tuple[str, ...]]
+    guide: Guide = Guide()  # the exam guide: task statements, service lists (project/guide.py)
 
     @property
     def domain_ids(self) -> list[str]:
@@ -33,4 +36,5 @@ class Exam:
             domains=tuple(Domain(d["id"], d["name"], float(d["weight"])) for d in data["domains"]),
             path=path,
             types={k: tuple(v) for k, v in (data.get("types") or {}).items()},
+            guide=guide_from_data(data),
         )

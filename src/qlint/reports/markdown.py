@@ -10,6 +10,7 @@ import re
 from urllib.parse import quote
 
 from qlint.bank.statistics import Balance, Coverage
+from qlint.bank.tasks import TaskCoverage
 from qlint.diagnostic import Diagnostic
 from qlint.printable import printable
 from qlint.reports import ReportContext, reporter
@@ -74,6 +75,16 @@ def _coverage(items: list[Coverage]) -> list[str]:
                         ["---", "---", "--:", "--:", "--:", "--:"], rows)
 
 
+def _tasks(items: list[TaskCoverage]) -> list[str]:
+    out = ["### Task statement coverage", "",
+           "Questions per task statement of the exam guide, against the blueprint's share for it "
+           "(the domain's weight spread evenly over its tasks).", ""]
+    rows = [[escape(c.exam), f"{escape(c.task)} {escape(c.text)}", escape(c.domain), str(c.count),
+             f"{c.expected:.1f}", f"{c.gap:+.1f}"] for c in items]
+    return out + _table(["exam", "task", "domain", "questions", "blueprint share", "gap"],
+                        ["---", "---", "---", "--:", "--:", "--:"], rows)
+
+
 @reporter("markdown", figures=True)
 def markdown_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     lines = ["## qlint", "", escape(summary(diagnostics, ctx.files_checked))]
@@ -86,4 +97,6 @@ def markdown_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
         lines += [""] + _balance(ctx.extra["key_balance"])
     if "coverage" in ctx.extra:
         lines += [""] + _coverage(ctx.extra["coverage"])
+    if ctx.extra.get("tasks"):
+        lines += [""] + _tasks(ctx.extra["tasks"])
     return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from qlint.lint.runner import RunOptions, progress_to
 from qlint.lint.engine import LintResult, lint, make_settings, source_texts
 from qlint.files import UnsafePathError, write_output
 from qlint.project.config import ConfigError
+from qlint.project.lifecycle import catalogue, check_date
 from qlint.cli.config import load_config
 from qlint.paths import display_path
 from qlint.reports import REPORTERS, ReportContext, needs_figures
@@ -68,6 +70,8 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--fix", action="store_true", help="apply the safe fixes rules offer, then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply unsafe fixes too")
     p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff without writing (exit 1 if any)")
+    p.add_argument("--date", metavar="YYYY-MM-DD", default=None,
+                   help="judge services' lifecycle (V rules) as on this date instead of today (config key `date`)")
     p.add_argument("--responses", action="append", default=[], metavar="FILE",
                    help="also report the response rules (R codes) from learners' responses in FILE, as `qlint analyze` "
                         "does (first attempts, the bank's [export] scoring)")
@@ -133,6 +137,10 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
+        if args.date is not None:
+            config = dataclasses.replace(config, date=args.date)
+        check_date(config.date)  # a malformed date or project catalogue: exit 2 before any file is read
+        catalogue(config.bank_dir)
         settings = make_settings(config, args.select, args.ignore, args.extend_select, args.preview,
                                  responses=bool(args.responses))
         terminal_fmt, file_fmt = choose_formats(args.output_format or config.output_format, args.output_file, os.environ)

@@ -1,0 +1,170 @@
+"""The lifecycle catalogue (project/lifecycle.py) and the V rules read against it: sources,
+statuses by date, the project's own entries, the date of the check, a planted set."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from qlint.cli import main as qlint_main
+from qlint.project import lifecycle
+from qlint.rules.lifecycle import mentions
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_every_fact_of_the_shipped_catalogue_names_its_source_page():
+    raw = json.loads((REPO / "src" / "qlint" / "project" / "lifecycle.json").read_text(encoding="utf-8"))
+    cat = lifecycle.shipped()
+    assert len(cat.services) == len(raw["entries"]) >= 15
+    for service in cat.services:
+        assert service.events
+        for event in service.events:
+            assert event.source.startswith("https://"), service.name
+    for entry in raw["entries"]:
+        if entry.get("replaced_by"):
+            assert entry["replaced_by_source"].startswith("https://"), entry["name"]
+
+
+@pytest.mark.parametrize("broken, message", [
+    ({"status": "closed"}, "every fact needs its source"),
+    ({"status": "closed", "source": "http://example.com"}, "every fact needs its source"),
+    ({"status": "gone", "source": "https://x.test"}, "is not one of"),
+    ({"status": "closed", "source": "https://x.test", "date": "30/07/2026"}, "YYYY-MM-DD"),
+])
+def test_an_entry_without_a_source_or_with_a_bad_fact_is_refused(broken, message):
+    with pytest.raises(lifecycle.CatalogueError, match=message):
+        lifecycle.parse({"format": 1, "entries": [{"name": "Amazon X", "events": [broken]}]}, "test.json")
+
+
+def test_status_follows_the_date_of_the_check():
+    equipment = lifecycle.shipped().get("Amazon Lookout for Equipment")
+    assert equipment.status(dt.date(2026, 10, 6)) == "available"
+    assert equipment.status(dt.date(2026, 10, 7)) == "end-of-support"
+    opsworks = lifecycle.shipped().get("AWS OpsWorks")
+    assert opsworks.status(dt.date(2024, 1, 1)) == "closed"  # closed first, ended later
+    assert opsworks.status(dt.date(2024, 5, 26)) == "end-of-support"
+
+
+ORDINARY = [
+    "The team must forecast the demand for the next quarter.",
+    "Monitor the endpoint and clarify the requirement with the data owner.",
+    "Attach a debugger to the training script to pinpoint the cause.",
+    "Build a data pipeline; use cloud search and single sign-on for staff.",
+    "Amazon SageMaker and Elasticsearch clusters; the Amazon Chime SDK adds video calls.",
+    "Amazon Forecasting tools and OpsWorksLike names are not the services.",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_ordinary_uses_of_the_same_words_name_no_service(text):
+    assert [m for m in mentions(text, lifecycle.shipped()) if not m.service.ambiguous] == []
+
+
+def _run(root: Path, *args: str) -> tuple[int, str]:
+    out, here = io.StringIO(), os.getcwd()
+    os.chdir(root)
+    try:
+        with contextlib.redirect_stdout(out):
+            code = qlint_main(["check", "--no-cache", "--jobs", "1", "--output-format", "json", *args])
+    finally:
+        os.chdir(here)
+    return code, out.getvalue()
+
+
+def _question(qid: str, key: str, distractor: str = "Amazon Comprehend", stem: str = "") -> dict:
+    return {
+        "format": 1, "id": qid, "exam": "MLA-C01", "domain": "model-development", "type": "single",
+        "status": "published",
+        "stem": stem or "A team must forecast the demand and monitor the endpoint. Which service should it use?",
+        "options": [
+            {"id": "o0", "text": key, "correct": True, "rationale": "It meets the requirement the stem states."},
+            {"id": "o1", "text": distractor, "correct": False, "rationale": "It answers another kind of question."},
+            {"id": "o2", "text": "Amazon Rekognition", "correct": False, "rationale": "It analyses images, not numbers."},
+        ],
+        "explanation": "Clarify the requirement first, then pick the service that meets it.",
+        "references": [{"title": "Amazon Kinesis Data Firehose (as published)", "url": "https://docs.aws.amazon.com/firehose/"}],
+    }
+
+
+def _project(tmp_path: Path, questions: dict[str, dict], config: str = "") -> Path:
+    shutil.copytree(REPO / "bank" / "exams", tmp_path / "bank" / "exams")
+    (tmp_path / "bank" / "q").mkdir()
+    for name, data in questions.items():
+        (tmp_path / "bank" / "q" / f"{name}.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    (tmp_path / "qlint.toml").write_text('bank = "bank"\n' + config, encoding="utf-8")
+    return tmp_path
+
+
+def _codes(out: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for d in json.loads(out)["diagnostics"]:
+        found.setdefault(Path(d["path"]).stem, []).append(d["code"])
+    return found
+
+
+def test_a_planted_set_is_caught_whole_and_ordinary_uses_stay_clean(tmp_path):
+    on = dt.date(2026, 12, 2)
+    cat = lifecycle.shipped()
+    planted: dict[str, tuple[dict, str]] = {}
+    for s in cat.services:
+        if not s.verified:
+            continue
+        status = s.status(on)
+        for i, name in enumerate(s.names):
+            slug = f"{s.name.lower().replace(' ', '-')}-{i}"
+            if status == "end-of-support":
+                planted[f"key-{slug}"] = (_question(f"key-{slug}", name), "V001")
+                planted[f"distractor-{slug}"] = (_question(f"distractor-{slug}", "Amazon SageMaker AI", name), "V003")
+            elif status in ("closed", "maintenance"):
+                planted[f"key-{slug}"] = (_question(f"key-{slug}", name), "V002")
+        if not s.ambiguous:
+            for i, old in enumerate(s.former):
+                slug = f"former-{s.name.lower().replace(' ', '-')}-{i}"
+                planted[slug] = (_question(slug, "Amazon SageMaker AI", stem=f"Which role does {old} play here?"), "V004")
+    assert len(planted) >= 40
+    ordinary = {f"ordinary-{i}": _question(f"ordinary-{i}", "Amazon SageMaker AI", stem=text)
+                for i, text in enumerate(ORDINARY)}
+    root = _project(tmp_path, {**{k: v[0] for k, v in planted.items()}, **ordinary})
+    code, out = _run(root, "--select", "V", "--date", on.isoformat(), "bank")
+    found = _codes(out)
+    missed = [name for name, (_, want) in planted.items() if found.get(name) != [want]]
+    assert missed == [], missed
+    assert not [name for name in ordinary if name in found]
+    assert code == 1
+
+
+def test_the_date_of_the_check_comes_from_the_flag_or_the_configuration(tmp_path):
+    root = _project(tmp_path, {"equipment": _question("equipment", "Amazon Lookout for Equipment")})
+    assert _codes(_run(root, "--select", "V001", "--date", "2026-10-06", "bank")[1]) == {}
+    assert _codes(_run(root, "--select", "V001", "--date", "2026-10-07", "bank")[1]) == {"equipment": ["V001"]}
+    (root / "qlint.toml").write_text('bank = "bank"\ndate = "2026-10-06"\n', encoding="utf-8")
+    assert _codes(_run(root, "--select", "V001", "bank")[1]) == {}
+    code, _ = _run(root, "--select", "V001", "--date", "next week", "bank")
+    assert code == 2
+
+
+def test_a_project_adds_its_own_entries_under_the_bank(tmp_path):
+    root = _project(tmp_path, {"own": _question("own", "Amazon Widget Service")})
+    assert _codes(_run(root, "--select", "V001", "bank")[1]) == {}
+    (root / "bank" / "lifecycle.json").write_text(json.dumps({"format": 1, "entries": [
+        {"name": "Amazon Widget Service", "events": [
+            {"status": "end-of-support", "date": "2020-01-01", "source": "https://example.test/widgets"}]}]}),
+        encoding="utf-8")
+    assert _codes(_run(root, "--select", "V001", "bank")[1]) == {"own": ["V001"]}
+
+
+def test_an_unreadable_project_catalogue_stops_the_check_with_its_place(tmp_path, capsys):
+    root = _project(tmp_path, {"own": _question("own", "Amazon Forecast")})
+    (root / "bank" / "lifecycle.json").write_text('{"format": 1, "entries": [\n', encoding="utf-8")
+    code, out = _run(root, "--select", "V", "bank")
+    assert code == 2 and out == ""
+    assert "lifecycle.json:2:1: not valid JSON" in capsys.readouterr().err
