@@ -185,7 +185,7 @@ def test_a_case_question_carries_its_scenario_before_its_stem(types_gift):
     scenario = md_words(case().scenario)
     assert scenario in text and text.index(scenario) < text.index(md_words(q.stem))
     assert len(read.answers) == 4
-    assert [w for w in result.warnings if w.startswith(q.path + ":6:7: ") and "scenario of 'types-case-fraud-scoring'" in w]
+    assert [w for w in shown(result) if w.startswith(q.path + ":6:7: ") and "scenario of 'types-case-fraud-scoring'" in w]
     matching = {r.name: r for r in gift_reference.read(out.read_text(encoding="utf-8"))}[question("matching.yaml").id]
     assert "Case study" not in words(matching.text)
 

@@ -62,7 +62,7 @@ def test_moodle_round_trip_keeps_steps_pairs_rationales_and_case_membership(caps
     assert schema_errors(project, path) == []
     for name in ("case-single.yaml", "case-ordering.yaml"):
         # the scenario the export puts before a case question's stem is the case's, not the stem's
-        assert _text(got[question(name).id][1]["stem"]) == _text(question(name).stem)
+        assert imported_text(got[question(name).id][1]["stem"]) == imported_text(question(name).stem)
         assert got[question(name).id][1]["case"] == "types-case-fraud-scoring"
         assert got[question(name).id][1]["domain"] == "deployment-orchestration"
     assert "case" not in got[q.id][1]
