@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from qlint.bank.statistics import blueprint_coverage, key_balance
-from qlint.lint.engine import LintResult, Settings, bank_context
+from qlint.lint.bankrun import bank_context
+from qlint.lint.results import LintResult
+from qlint.lint.settings import Settings
 from qlint.reports._context import context_fields
 
 

@@ -12,7 +12,9 @@ from urllib.parse import quote, unquote
 
 from qlint.exporters._output import check_entry, write_tree
 from qlint.files import UnsafePathError, is_temp_name, write_output
-from qlint.loading.positions import Locator, join_pointer
+from qlint.loading.document import document_for
+from qlint.loading.errors import LoadError
+from qlint.loading.positions import join_pointer
 from qlint.markup import _SCHEME, forbidden_char
 from qlint.media_safety import UnsafeImageError, resolve_media
 from qlint.model import iter_strings
@@ -28,11 +30,9 @@ def where(question_path: str, pointer: str, within: str = "") -> str:
     """`path:line:col` of the value at `pointer` in a question file, or of `within` inside it (an
     image path); line 1 if the file cannot be read."""
     try:
-        text = Path(question_path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        span = document_for(question_path).span(pointer, within=within)  # the text the lint read
+    except LoadError:
         return f"{question_path}:1:1"
-    locator = Locator(text)
-    span = locator.find(locator.locate(pointer), within)
     return f"{question_path}:{span.line}:{span.col}"
 
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from qlint.loading.document import document_for
 from qlint.loading.errors import LoadError
-from qlint.loading.limits import Limits
-from qlint.loading.positions import Locator
-from qlint.loading.reader import decode, read_bytes
 from qlint.markup import forbidden_char
 from qlint.model import Question
 
@@ -17,9 +15,8 @@ def locate(q: Question, pointer: str, within: str = "") -> str:
     """`path:line:col` of the value at `pointer`, or of `within` inside it (an image path), or
     `path:1:1` when the file cannot be re-read."""
     try:
-        locator = Locator(decode(read_bytes(q.path, Limits())))
-        span = locator.find(locator.locate(pointer), within)
-    except (OSError, ValueError, LoadError):
+        span = document_for(q.path).span(pointer, within=within)  # the text the lint read
+    except (ValueError, LoadError):
         return f"{q.path}:1:1"
     return f"{q.path}:{span.line}:{span.col}"
 
