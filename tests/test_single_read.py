@@ -86,3 +86,26 @@ def test_format_reads_each_file_once(project, reads, capsys):
     assert main(["format", "--check", "bank"]) in (1, 2)
     capsys.readouterr()
     assert reads and not twice(reads)
+
+
+def test_bank_findings_reuse_the_locator_of_the_item_findings(project, capsys, monkeypatch):
+    """A file with item and bank findings is composed for positions once (the Document's
+    locator), not once for each kind of finding."""
+    import qlint.loading.document as document
+
+    twin = project / "bank" / "mla-c01" / "model-development" / "twin.yaml"
+    text = twin.read_text(encoding="utf-8")
+    twin.write_text(text.replace("text: Data parallelism\n    correct: false", "text: Data parallelism\n    correct: true"),
+                    encoding="utf-8")
+    composed: collections.Counter[str] = collections.Counter()
+
+    class Counting(document.Locator):
+        def __init__(self, text: str) -> None:
+            composed[text] += 1
+            super().__init__(text)
+
+    monkeypatch.setattr(document, "Locator", Counting)
+    assert main(["check", "--no-cache", "--jobs", "1", str(twin.relative_to(project))]) == 1
+    out = capsys.readouterr().out
+    assert "B006" in out and "K0" in out  # a bank finding and an item finding (two keys)
+    assert composed[twin.read_text(encoding="utf-8")] == 1

@@ -159,7 +159,8 @@ def check_hashed(path: str, settings: Settings, source: bytes | None = None) -> 
 
 def check_lean_hashed(path: str, settings: Settings, source: bytes | None = None) -> tuple[str | None, FileResult]:
     d, result = check_hashed(path, settings, source)
-    return d, result.lean(keep_text(result, settings))
+    keep = keep_text(result, settings)
+    return d, result.lean(keep, keep and settings.hold_documents and result.entry is not None)
 
 
 def keep_text(result: FileResult, settings: Settings) -> bool:

@@ -35,6 +35,7 @@ __all__ = ["BANK_KINDS", "FileResult", "LintResult", "Settings", "bank_context",
            "text_of"]
 
 HELD_TEXTS_MAX_FILES = 20_000  # a lean run holds the texts bank findings and --show-source need up to this size
+HELD_DOCUMENTS_MAX_FILES = 200  # ... and the Documents (locators) of bank files up to this size (no workers)
 
 
 def load_exams(settings: Settings, files: Iterable[str] = ()) -> list[Diagnostic]:
@@ -82,6 +83,7 @@ def lint(paths: list[str], settings: Settings, options: RunOptions | None = None
     # Texts kept for placing bank findings and --show-source: a 100k-file run re-reads the few
     # it needs instead (holding them all was ~330 MB, a third of its memory).
     settings.hold_texts = len(files) <= HELD_TEXTS_MAX_FILES
+    settings.hold_documents = len(files) <= HELD_DOCUMENTS_MAX_FILES
     checker = FileChecker(settings, options)
     exams = {f: settings.exam_results.get(real_path(f)) if file_kind(f, settings.config) == "exam" else None
              for f in files}

@@ -25,12 +25,13 @@ class FileResult:
     volatile: bool = False  # depends on other files (images S007 reads): never served from the cache
     document: Any = None  # the loading.document.Document checked (its locator, once composed), while held
 
-    def lean(self, keep_text: bool = False) -> "FileResult":
-        """Without what no report needs: the data, and the text unless `# qlint:` comments or
-        `keep_text` need it (kept for a 100k-file run, or stored in the cache; a lean text was
-        280 MB of a 100k bank where most files have findings)."""
-        return replace(self, data=None, document=None,
-                       text=self.text if (self.directives or keep_text) else "")
+    def lean(self, keep_text: bool = False, keep_document: bool = False) -> "FileResult":
+        """Without what no report needs: the data, the Document (its locator is ~40 KiB) unless
+        `keep_document`, and the text unless `# qlint:` comments or `keep_text` need it (kept
+        for a 100k-file run, or stored in the cache; a lean text was 280 MB of a 100k bank where
+        most files have findings)."""
+        return replace(self, data=None, document=self.document if keep_document else None,
+                       text=self.text if (self.directives or keep_text or keep_document) else "")
 
 
 @dataclass

@@ -35,6 +35,7 @@ class Settings:
     session: Session | None = None  # the exam files read (load_exams): one read per run
     sources: bool = False  # --show-source: lean results keep the text of files with findings
     hold_texts: bool = True  # lean results keep the texts this run places more on (set by `lint`)
+    hold_documents: bool = False  # ... and their Documents, so bank findings reuse the locator (set by `lint`)
 
 
 def make_settings(config: Config, select=(), ignore=(), extend_select=(), preview: bool = False,
