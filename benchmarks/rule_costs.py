@@ -31,6 +31,7 @@ from qlint.bank import Bank  # noqa: E402
 from qlint.bank.entry import BankEntry  # noqa: E402
 from qlint.rules.context import RuleContext  # noqa: E402
 from qlint.lint.engine import entry_gram, load_exams, make_settings, place
+from qlint.loading.document import Document  # noqa: E402
 from qlint.loading.fast import load_fast  # noqa: E402
 from qlint.loading.reader import decode, read_bytes  # noqa: E402
 from qlint.loading.schema import validate  # noqa: E402
@@ -93,7 +94,7 @@ def placing_costs(settings, questions: list[Question], findings: dict[str, list]
     gram = entry_gram(settings)
     for q in questions:
         t0 = time.process_time()
-        place(findings.get(q.path, []), texts[q.path], q.path, settings)
+        place(findings.get(q.path, []), Document(q.path, texts[q.path], q.path), settings)
         t1 = time.process_time()
         BankEntry.of(q.path, q.data, gram)
         out["place findings"] += t1 - t0

@@ -221,6 +221,26 @@ def test_sarif_paths_are_relative_to_the_repository_root(capsys, tmp_path, monke
     assert run_["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.resolve().as_uri() + "/"
 
 
+def test_format_and_check_name_one_file_alike_in_sarif_from_a_subfolder(capsys, tmp_path, monkeypatch):
+    """Every command builds its report context one way: `qlint format`'s SARIF named
+    `mla-c01/x/bad.yaml` (relative to the working folder) where `qlint check` named
+    `bank/mla-c01/x/bad.yaml` (relative to the repository root)."""
+    make_project(tmp_path)
+    (tmp_path / ".git").mkdir()
+    bad = tmp_path / "bank" / "mla-c01" / "x" / "bad.yaml"
+    bad.parent.mkdir()
+    bad.write_text("id: [unclosed\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "bank")
+    uris = {}
+    for command in (["format", "--check"], ["check"]):
+        code, out, _ = run(capsys, *command, "--output-format", "sarif", "mla-c01/x/bad.yaml")
+        assert code in (1, 2), command
+        (run_,) = json.loads(out)["runs"]
+        uris[command[0]] = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run_["results"]}
+        assert run_["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.resolve().as_uri() + "/"
+    assert uris["format"] == uris["check"] == {"bank/mla-c01/x/bad.yaml"}
+
+
 def test_markdown_shows_whole_bank_figures_for_one_file(capsys, in_repo, monkeypatch):
     monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.example")
     monkeypatch.setenv("GITHUB_REPOSITORY", "org/bank")

@@ -212,19 +212,25 @@ def test_an_edit_between_the_hash_and_the_check_is_filed_under_the_bytes_checked
     original = target.read_text(encoding="utf-8")
     broken = original.replace("correct: false", "correct: fals2", 1)
     assert broken != original
-    import qlint.lint.engine
+    import qlint.lint.check
+    import qlint.lint.runner
 
-    real = qlint.lint.engine.read_source
+    real, real_bytes = qlint.lint.check.read_source, qlint.lint.runner.read_bytes
 
     def stale(path, root, limits):
         return original.encode("utf-8") if Path(path).name == target.name else real(path, root, limits)
 
+    def stale_bytes(path, limits):  # hashing reads too; the check gets the bytes it hashed
+        return original.encode("utf-8") if Path(path).name == target.name else real_bytes(path, limits)
+
     try:
         target.write_text(broken, encoding="utf-8")
-        monkeypatch.setattr("qlint.lint.engine.read_source", stale)
+        monkeypatch.setattr("qlint.lint.check.read_source", stale)
+        monkeypatch.setattr("qlint.lint.runner.read_bytes", stale_bytes)
         first = run(bank, RunOptions(cache, jobs=jobs, lean=True))
         assert not any(d.code == "S001" and d.path.endswith(target.name) for d in first.diagnostics)
-        monkeypatch.setattr("qlint.lint.engine.read_source", real)
+        monkeypatch.setattr("qlint.lint.check.read_source", real)
+        monkeypatch.setattr("qlint.lint.runner.read_bytes", real_bytes)
         later = run(bank, RunOptions(cache, jobs=jobs, lean=True))
         assert any(d.code == "S001" and d.path.endswith(target.name) for d in later.diagnostics)
         assert diags(later) == diags(run(bank, RunOptions(None, jobs=1, lean=True)))

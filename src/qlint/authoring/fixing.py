@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from qlint.authoring.changes import Change, internal_error
 from qlint.authoring.yamledit import EditError, set_scalar
 from qlint.diagnostic import Diagnostic
-from qlint.lint.engine import Settings, check_file
+from qlint.lint.check import check_file
+from qlint.lint.settings import Settings
 from qlint.loading.errors import LoadError
 from qlint.loading.reader import decode, read_source
 from qlint.paths import display_path

@@ -12,9 +12,9 @@ from qlint.authoring.changes import Change, internal_error
 from qlint.bank.entry import BankEntry
 from qlint.bank.statistics import key_balance
 from qlint.diagnostic import Diagnostic, Severity
-from qlint.lint.engine import load_document
 from qlint.loading.errors import LoadError
-from qlint.loading.reader import decode, read_source
+from qlint.loading.document import Document
+from qlint.loading.reader import read_source
 from qlint.loading.schema import validate
 from qlint.model import LETTERS, Question
 from qlint.paths import absolute_path, display_path
@@ -60,7 +60,8 @@ def load_questions(paths: list[str], config: Config, problems: list[Diagnostic])
             continue
         try:
             raw = read_source(f, config.root, config.limits)
-            text, data = load_document(f, config, decode(raw))
+            doc = Document.read(f, config.root, config.limits, raw)
+            text, data = doc.text, doc.parse(config.limits)
         except LoadError as exc:
             problems.append(reported(exc.code, display_path(f), exc.message, exc.line, exc.col))
             continue

@@ -8,8 +8,10 @@ from typing import Any, Mapping
 
 from qlint.bank.tasks import task_coverage
 from qlint.bank.statistics import blueprint_coverage, key_balance
-from qlint.lint.engine import LintResult, Settings, bank_context
-from qlint.reports._context import link_base, repository_root
+from qlint.lint.bankrun import bank_context
+from qlint.lint.results import LintResult
+from qlint.lint.settings import Settings
+from qlint.reports._context import context_fields
 
 
 def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
@@ -28,12 +30,4 @@ def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
 def run_context(result: LintResult, settings: Settings, exit_code: int, environ: Mapping[str, str],
                 cwd: Path | None = None) -> dict[str, Any]:
     """The ReportContext fields every format shares for this run."""
-    here = (cwd or Path.cwd()).resolve()
-    return {
-        "files_checked": len(result.files),
-        "rules": tuple(sorted(settings.selection.enabled)),
-        "exit_code": exit_code,
-        "root": str(repository_root(here)),
-        "cwd": str(here),
-        "link_base": link_base(environ),
-    }
+    return context_fields(len(result.files), exit_code, tuple(settings.selection.enabled), environ, cwd)

@@ -20,10 +20,8 @@ from qlint.files import UnsafePathError
 from qlint.model import Case, Question
 from qlint.paths import display_path
 from qlint.project.exams import Exam
+from qlint.loading.document import Document, document_for
 from qlint.loading.errors import LoadError
-from qlint.loading.limits import Limits
-from qlint.loading.positions import Locator
-from qlint.loading.reader import decode, read_bytes
 from qlint.rules import RULES, reported
 
 DEFAULT_STATUS = ("published", "review")
@@ -145,37 +143,37 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
         out.diagnostics.append(reported("E002", str(request.output), f"cannot write: {exc.strerror or exc}"))
         out.refused = f"cannot write {request.output}"
         return out
-    locators: dict[str, Locator | None] = {}  # each file a warning names, read once
-    out.diagnostics += [placed(w.code, w, locators) for w in result.warnings]
+    documents: dict[str, Document | None] = {}  # each file a warning names, read at most once
+    out.diagnostics += [placed(w.code, w, documents) for w in result.warnings]
     out.exported, out.written, out.left_out = len(questions) - result.left_out, result.written, result.left_out
     return out
 
 
-def place(found: Problem, locators: dict[str, Locator | None] | None = None) -> tuple[int, int]:
-    """(line, col) of a problem's value in its file: the one place export problems are located.
-    Until the lint hands its loaded documents over, the file is read again here (once per export
-    with `locators`), with the reader's size limit; line 1 when it cannot be read (or the problem
-    names no value)."""
+def place(found: Problem, documents: dict[str, Document | None] | None = None) -> tuple[int, int]:
+    """(line, col) of a problem's value in its file: the one place export problems are located,
+    through the Document the lint read (read again, with the reader's size limit, only when the
+    lint did not hold it; once per export with `documents`); line 1 when it cannot be read (or the
+    problem names no value)."""
     if found.pointer is None:
         return 1, 1
-    locators = {} if locators is None else locators
-    if found.path not in locators:
+    documents = {} if documents is None else documents
+    if found.path not in documents:
         try:
-            locators[found.path] = Locator(decode(read_bytes(found.path, Limits())))
+            documents[found.path] = document_for(found.path)
         except (OSError, ValueError, LoadError):
-            locators[found.path] = None
-    locator = locators[found.path]
-    if locator is None:
+            documents[found.path] = None
+    doc = documents[found.path]
+    if doc is None:
         return 1, 1
     try:
-        span = locator.find(locator.locate(found.pointer), found.within)
+        span = doc.span(found.pointer, within=found.within)
     except (ValueError, LoadError):
         return 1, 1
     return span.line, span.col
 
 
-def placed(code: str, found: Problem, locators: dict[str, Locator | None] | None = None) -> Diagnostic:
+def placed(code: str, found: Problem, documents: dict[str, Document | None] | None = None) -> Diagnostic:
     """A problem as a Diagnostic of `code`, at its place, its file named as diagnostics name it."""
     rule = RULES.get(code)
-    line, col = place(found, locators)
+    line, col = place(found, documents)
     return Diagnostic(display_path(found.path), line, col, code, rule.name, rule.severity, found.message)

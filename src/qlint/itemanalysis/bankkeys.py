@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from qlint.lint.engine import _kind, load_document
 from qlint.itemanalysis.data import MAX_OPTIONS, ItemKey, Note
+from qlint.loading.document import Document
 from qlint.loading.errors import LoadError
-from qlint.loading.positions import Locator
 from qlint.loading.schema import validate
 from qlint.model import Question
 from qlint.prose.soundness import data_errors
+from qlint.project.banks import file_kind
 from qlint.project.config import Config
 from qlint.project.discovery import discover
 from qlint.paths import display_path
@@ -23,10 +23,11 @@ def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], lis
     notes = [Note(f"{display_path(p)}:1:1", why) for p, why in problems]
     keys: dict[str, ItemKey] = {}
     for path in files:
-        if _kind(path, config) != "question":
+        if file_kind(path, config) != "question":
             continue
         try:
-            text, data = load_document(path, config)
+            doc = Document.load(path, config.root, config.limits)
+            data = doc.data
         except LoadError as exc:
             notes.append(Note(f"{display_path(path)}:{exc.line}:{exc.col}", f"not read ({exc.message}); run qlint check"))
             continue
@@ -40,8 +41,8 @@ def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], lis
             continue
         unsound = data_errors(q)  # what every exporter refuses: answers cannot be mapped to one option
         if unsound:
-            span = Locator(text).locate(unsound[0].pointer)
-            notes.append(Note(f"{display_path(path)}:{span.line}:{span.col}",
+            line, col, _, _ = doc.locate(unsound[0].pointer)
+            notes.append(Note(f"{doc.shown}:{line}:{col}",
                               f"{unsound[0].message} ({unsound[0].code}): no export carries this question, "
                               "so its responses are skipped"))
             continue

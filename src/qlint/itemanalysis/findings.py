@@ -7,11 +7,11 @@ from dataclasses import replace
 
 from qlint.diagnostic import Diagnostic
 from qlint.rules.context import RuleContext
-from qlint.lint.engine import Settings, place
+from qlint.lint.check import place
+from qlint.lint.settings import Settings
 from qlint.itemanalysis.stats import Analysis
 from qlint.loading.errors import LoadError
-from qlint.loading.reader import decode, read_source
-from qlint.paths import display_path
+from qlint.loading.document import Document
 from qlint.rules import RULES, Finding, Rule
 from qlint.lint.suppression import apply_suppressions
 
@@ -36,10 +36,9 @@ def run_rules(a: Analysis, settings: Settings, suppress: bool = True) -> list[Di
     out: list[Diagnostic] = []
     for path, items in sorted(found.items()):
         try:
-            text = decode(read_source(path, settings.config.root, settings.config.limits))
+            doc = Document.read(path, settings.config.root, settings.config.limits)
         except LoadError:
             continue  # the file changed or vanished since it was read: `qlint check` reports it
-        shown = display_path(path)
-        placed = place(items, text, shown, settings)
-        out += apply_suppressions(placed, text, shown, settings.selection) if suppress else placed
+        placed = place(items, doc, settings)
+        out += apply_suppressions(placed, doc.text, doc.shown, settings.selection) if suppress else placed
     return sorted(out)

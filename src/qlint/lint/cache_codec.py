@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from qlint.diagnostic import Diagnostic, Edit, Fix, Severity
+from qlint.lint.results import FileResult
 
 FORMAT = 5  # bump when an encoding changes: rows of another format are never read
 
@@ -123,14 +124,12 @@ def load_diagnostics(blob: Any) -> list[Diagnostic]:
 
 def dump_result(result: Any) -> bytes:
     """A `FileResult` as `_stored` leaves it (no data, text or entry)."""
-    _check(result.data is None and not result.text and result.entry is None)
+    _check(result.data is None and not result.text and result.entry is None and result.document is None)
     return _dumps([result.path, result.kind, result.valid, result.directives,
                    [_diag_out(d) for d in result.diagnostics]])
 
 
 def load_result(blob: Any) -> Any:
-    from qlint.lint.engine import FileResult  # the engine imports the runner, which imports this
-
     v = _loads(blob)
     _check(isinstance(v, list) and len(v) == 5)
     path, kind, valid, directives, diags = v

@@ -133,6 +133,8 @@ class FileChecker:
         self.computed: list[str] = []
         self.bank_hit = False
         self._cwd = os.getcwd().rstrip(os.sep) + os.sep  # digest_of runs for every bank file on every run
+        self._read: dict[str, bytes] = {}  # bytes digest_of read, handed to the check that needs them
+        self.hit_sources: dict[str, bytes] = {}  # bytes hashing read of files the cache answered (`take_source`)
 
     def digest_of(self, path: str) -> str | None:
         """The hash of the file's bytes: remembered by stat signature, else read and hashed.
@@ -150,11 +152,13 @@ class FileChecker:
         d = self.cache.known_digest(key, info) if regular else None
         if d is None:
             try:
-                d = digest(read_bytes(path, self.settings.config.limits))
+                data = read_bytes(path, self.settings.config.limits)
             except LoadError:
                 return None  # unreadable: never cached, the check reports it
-            if regular:
+            d = digest(data)
+            if regular:  # a link is read again by the check, which refuses one leading outside
                 self.cache.remember_digest(key, info, d)
+                self._read[path] = data
         self.digests[path] = d
         return d
 
@@ -162,7 +166,8 @@ class FileChecker:
               stored: Callable[[Any], Any] | None = None, restored: Callable[[Any], Any] | None = None) -> dict[str, Any]:
         """`func(path, settings)` for `paths`: from the cache when the bytes are unchanged (as
         `restored(cached)`, when given), computed otherwise and cached (as `stored(value)`).
-        `func` returns (hash of the bytes it read, value): the value is filed under that hash."""
+        `func` returns (hash of the bytes it read, value): the value is filed under that hash;
+        `func(path, settings, source)` gets the bytes hashing read, so no file is read twice."""
         out: dict[str, Any] = {}
         todo: list[str] = []
         cache = self.cache
@@ -180,7 +185,13 @@ class FileChecker:
         else:
             todo = list(paths)
         self.computed += todo
-        fresh = map_files(func, todo, self.settings, self.options.jobs)
+        held = {p: self._read.pop(p) for p in todo if p in self._read}
+        for p in out:
+            if p in self._read:
+                self.hit_sources[p] = self._read.pop(p)
+        run = func if not held else (lambda p, settings: func(p, settings, held.get(p)))  # forked workers inherit it
+        fresh = map_files(run, todo, self.settings, self.options.jobs)
+        held.clear()
         for p, (d, value) in zip(todo, fresh):
             out[p] = value
             if not cache:
@@ -202,6 +213,8 @@ class FileChecker:
     def get_bank(self, key: str | None) -> Any | None:
         found = self.cache.get_bank(key) if (self.cache and key) else None
         self.bank_hit = found is not None
+        if found is not None:  # no context file is loaded: the bytes hashing read are not needed
+            self._read.clear()
         return found
 
     def put_bank(self, key: str | None, value: Any) -> None:
@@ -221,6 +234,12 @@ class FileChecker:
         items.append("\x01".join(sorted(targets)))
         return hashlib.blake2b("\x02".join(items).encode("utf-8"), digest_size=16).hexdigest()
 
+    def take_source(self, path: str) -> bytes | None:
+        """The bytes hashing read of a file the cache answered (a racy or moved file), once."""
+        return self.hit_sources.pop(path, None)
+
     def close(self) -> None:
+        self._read.clear()
+        self.hit_sources.clear()
         if self.cache:
             self.cache.close()

@@ -175,6 +175,12 @@ class RuamelLocator:
 
 
 _ODD_BREAKS = re.compile("[\x85\u2028\u2029]|(?<!^)\ufeff")  # counted apart by the two parsers
+
+
+def _odd_breaks(text: str) -> bool:
+    """`_ODD_BREAKS.search(text)`, without scanning ASCII text (the lookbehind made the regex
+    scan 3 KB in ~200 us: 0.3 s of a 2,000-file run)."""
+    return not text.isascii() and _ODD_BREAKS.search(text) is not None
 _BLANK_REST = re.compile(r"[ \t]*(?:\r\n|[\r\n]|$)")
 _SKIP_LINE = re.compile(r"[ \t]*(?:#[^\r\n]*)?(?:\r\n|[\r\n])")
 _SPACES = re.compile(r"[ \t]*")
@@ -190,7 +196,7 @@ class Locator(RuamelLocator):
     def _compose(self, text: str) -> Any:
         import yaml
 
-        if _ODD_BREAKS.search(text):
+        if _odd_breaks(text):
             return RuamelLocator._compose(self, text)
         try:
             root = yaml.compose(text, Loader=_CLoader)

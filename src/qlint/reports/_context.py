@@ -1,10 +1,29 @@
-"""What a ReportContext takes from the environment: the repository root and the CI's link base.
-The run's figures come from the command (`qlint.cli.reporting`), so no format reads the bank."""
+"""The one builder of a ReportContext's shared fields, for every command that prints Diagnostics:
+the repository root, the working folder and the CI's link base, so one file has one shown path
+in every report of every command. The run's figures come from the command (`qlint.cli.reporting`),
+so no format reads the bank."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
+
+
+def context_fields(files_checked: int, exit_code: int, rules: tuple[str, ...] = (),
+                   environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> dict[str, Any]:
+    """The ReportContext fields every command and format shares: `ReportContext(**fields, ...)`.
+    `rules`: the codes that ran (empty: unknown). Diagnostics' relative paths start from `cwd`
+    (the working folder by default); CI formats give them relative to the repository root."""
+    here = (cwd or Path.cwd()).resolve()
+    return {
+        "files_checked": files_checked,
+        "rules": tuple(sorted(rules)),
+        "exit_code": exit_code,
+        "root": str(repository_root(here)),
+        "cwd": str(here),
+        "link_base": link_base(os.environ if environ is None else environ),
+    }
 
 
 def repository_root(start: Path) -> Path:

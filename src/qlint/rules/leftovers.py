@@ -46,13 +46,25 @@ _BRACKETED = re.compile(
     r"\[\s*(?:editor|reviewer|comment|query|check|verify|confirm|fix|rewrite|reword|sme|wip|todo|tbd|fixme|placeholder)\b[^\]\n]{0,120}\](?![(\[])",
     re.I,
 )
-_HINT = re.compile(r"note|editor|reviewer|author|translator|needed|need|check|verif|confirm|lorem|insert|add |put |wip|tbd|xxx|\?\?\?|\[", re.I)
+_HINT_WORDS = ("note", "editor", "reviewer", "author", "translator", "need", "check", "verif", "confirm", "lorem",
+               "insert", "add ", "put ", "wip", "tbd", "xxx", "???", "[")
+_HINT = re.compile("|".join(map(re.escape, _HINT_WORDS)), re.I)
+
+
+def _hinted(text: str) -> bool:
+    """Whether `text` holds a word every note or marker above holds (`_HINT`): for ASCII text
+    the same answer from lower() and `in`, six times faster than the case-blind alternation
+    (which was the run's costliest regex: 2.3 s of 14 s CPU on 2,000 grown questions)."""
+    if not text.isascii():  # case-blind matching beyond ASCII (the Kelvin sign is a `k`): the regex
+        return _HINT.search(text) is not None
+    low = text.lower()
+    return any(w in low for w in _HINT_WORDS)
 
 
 @per_text
 def editor_note(text: str) -> re.Match[str] | None:
     """The first editor's note or placeholder marker in prose (code left out)."""
-    if not _HINT.search(text):
+    if not _hinted(text):
         return None
     body = blank_code(text)
     found = [m for m in (_NOTE.search(body), _CAPS.search(body), _BRACKETED.search(body)) if m]
@@ -89,7 +101,7 @@ def editor_note_left(q: Question, ctx) -> Iterator[Finding]:
     Do what the note asks, then delete it. For a marker that belongs in the text (a question about
     "TBD" fields), suppress the finding on that line with `# qlint: disable-line F004 -- reason`.
     """
-    if not _HINT.search(all_text(q)):
+    if not _hinted(all_text(q)):
         return
     for path, text in strings(q):
         found = editor_note(text)
@@ -113,11 +125,12 @@ _OPTION_MARK = re.compile(
 _ANSWER_LINE = re.compile(r"\b(?:[Cc]orrect [Aa]nswer|[Aa]nswer|ANSWER|[Aa]ns|[Rr]espuesta|[Aa]ntwort|[Rr]éponse|[Rr]isposta|[Rr]esposta)"
                           r"(?:\s*(?:is|=|-|–)\s*\(?[A-J]|\s*:\s*\(?(?:[A-J]|[1-9]))\b\)?(?![\w'.,]\w)")
 _MARK_HINT = re.compile(r"correct|right|answer|key|ans|respuesta|antwort|réponse|risposta|resposta|[✓✔☑✅]", re.I)
+_MARK_WORDS = ("correct", "right", "key", "ans", "respuesta", "antwort", "risposta", "resposta")  # of ASCII text, as `in`
 
 
 @per_text
 def answer_mark(text: str, in_option: bool) -> re.Match[str] | None:
-    if not _MARK_HINT.search(text):
+    if not (_MARK_HINT.search(text) if not text.isascii() else any(w in text.lower() for w in _MARK_WORDS)):
         return None
     body = blank_code(text)
     found = [m for m in ((_OPTION_MARK.search(body) if in_option else None), _ANSWER_LINE.search(body)) if m]

@@ -8,7 +8,8 @@ import sys
 
 from qlint.cli import EXIT_ERROR
 from qlint.cli.config import load_config
-from qlint.lint.engine import Settings, load_exams, make_settings
+from qlint.lint.engine import load_exams
+from qlint.lint.settings import Settings, make_settings
 from qlint.project.config import ConfigError
 
 

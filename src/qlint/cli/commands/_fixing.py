@@ -9,7 +9,8 @@ from qlint.authoring.changes import publish
 from qlint.authoring.fixing import fix_paths
 from qlint.cli.commands._authoring import refuse_batch
 from qlint.cli.commands._report import report as print_report
-from qlint.lint.engine import Settings, load_exams
+from qlint.lint.engine import load_exams
+from qlint.lint.settings import Settings
 from qlint.project.discovery import discover
 
 
@@ -23,6 +24,9 @@ def run_fixes(args: argparse.Namespace, paths: list[str], settings: Settings, ou
         return refuse_batch(report.internal)
     mode = "diff" if args.diff else "write"
     changed, failed = publish(report.changes, mode, out, verb="fixed", root=settings.config.root)
+    if changed and mode == "write":  # the lint after reads the fixed exam files anew
+        settings.session = None
+        settings.exam_results.clear()
     if failed:  # nothing was written: A002/A003, through the report format the command prints
         print_report(failed, fmt, len(report.changes), 2)
     for line in report.failed + (report.unreadable if mode == "diff" else []):  # --fix: the lint after reports them

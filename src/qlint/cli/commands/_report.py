@@ -9,6 +9,7 @@ import sys
 
 from qlint.diagnostic import Diagnostic
 from qlint.reports import REPORTERS, ReportContext
+from qlint.reports._context import context_fields
 
 
 def add_output_format(p: argparse.ArgumentParser) -> None:
@@ -27,10 +28,11 @@ def known_format(fmt: str) -> bool:
 def report(diagnostics: list[Diagnostic], fmt: str, files_checked: int, exit_code: int) -> None:
     """Print the diagnostics in `fmt` (sorted by place, as `qlint check` prints them)."""
     ordered = sorted(diagnostics)
+    shared = context_fields(files_checked, exit_code)  # as `qlint check` builds it: one path per file
     if fmt == "text":
-        sys.stderr.write(REPORTERS.get("text")(ordered, ReportContext(files_checked, summary=False)))
+        sys.stderr.write(REPORTERS.get("text")(ordered, ReportContext(**shared, summary=False)))
     else:
-        sys.stdout.write(REPORTERS.get(fmt)(ordered, ReportContext(files_checked, exit_code=exit_code)))
+        sys.stdout.write(REPORTERS.get(fmt)(ordered, ReportContext(**shared)))
 
 
 def says_text(fmt: str) -> bool:

@@ -13,7 +13,7 @@ from qlint.files import UnsafePathError
 from qlint.project.config import ConfigError
 from qlint.cli.config import load_config
 from qlint.reports import REPORTERS, ReportContext
-from qlint.reports._context import link_base, repository_root
+from qlint.reports._context import context_fields
 from qlint.lint.selection import SelectionError
 
 MAX_NOTES = 20
@@ -92,9 +92,7 @@ def run(args: argparse.Namespace) -> int:
                f"{'n/a' if a.alpha != a.alpha else f'{a.alpha:.3f}'} (over {a.alpha_n} who saw every item), "
                f"SEM {'n/a' if a.sem != a.sem else f'{a.sem:.2f}'}, mean score {a.mean_total:.2f} of {len(a.items)}")
     print(summary, file=sys.stdout if terminal_fmt == "text" else sys.stderr)
-    here = os.path.abspath(os.getcwd())
-    shared = dict(files_checked=len(a.items), rules=tuple(sorted(settings.selection.enabled)), exit_code=code,
-                  root=str(repository_root(__import__("pathlib").Path(here))), cwd=here, link_base=link_base(os.environ))
+    shared = context_fields(len(a.items), code, tuple(settings.selection.enabled), os.environ)
     if args.html:
         from qlint.itemanalysis.html import write_html
 

@@ -162,6 +162,7 @@ def _run(args: argparse.Namespace) -> int:
         code = run_fixes(args, paths, settings, sys.stdout, sys.stderr, terminal_fmt)
         if code is not None:
             return code
+    settings.sources = args.show_source  # the texts of files with findings are kept, not read again
     result = lint(paths, settings, run_options(args, config))
     cache = result.checker.cache if result.checker else None
     if cache is not None and cache.warning:

@@ -11,6 +11,7 @@ from qlint.lint.engine import exported_exams, lint, make_settings
 from qlint.cli.commands._report import add_output_format, known_format, report, says_text
 from qlint.exporters import EXPORTERS, SCORING
 from qlint.exporters.pipeline import DEFAULT_STATUS, ExportRequest, Filters, Linted, export_bank
+from qlint.loading.document import Document, holding
 from qlint.printable import printable, raw_stream
 from qlint.paths import display_path
 from qlint.project.config import ConfigError
@@ -87,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
         bank_root=config.bank_dir,
         progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(linted) >= 200 else None,
     )
-    outcome = export_bank(linted, result.diagnostics, result.fatal, exams, request)
+    texts = {x.path: result.results[x.path].text for x in linted}
+    with holding(Document(x.path, texts[x.path], x.shown) for x in linted if texts[x.path]):
+        outcome = export_bank(linted, result.diagnostics, result.fatal, exams, request)  # placed on the texts linted
     code = EXIT_ERROR if outcome.refused else EXIT_OK
     report(outcome.diagnostics, args.output_format, len(result.files), code)
     if outcome.refused:  # the diagnostics above say where; this line says what happened
