@@ -14,13 +14,12 @@ say is kept and reported, as for Moodle XML.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from lxml import etree
 
 from qlint.importers import Imported, Unmapped
-from qlint.importers._markdown import classes, local, remove
+from qlint.importers._markdown import classes, drop_case_scenario, linked_references, local, remove
 from qlint.importers._text import TextReader, html_fragment
 
 OPTION_PARTS = {"qlint-rationale": "rationale", "qlint-right-when": "right_when", "qlint-why-chosen": "why_chosen"}
@@ -70,11 +69,7 @@ class HtmlTexts:
         if not html.strip():
             return ""
         el = html_fragment(html)
-        for div in [c for c in el if local(c) == "div" and "qlint-case" in classes(c)]:
-            after = div.getnext()
-            if after is not None and local(after) == "hr":
-                remove(after)
-            remove(div)
+        drop_case_scenario(el)
         return self.markdown(el, "stem")
 
     def plain(self, text: str, what: str) -> str:
@@ -144,11 +139,4 @@ class HtmlTexts:
         return out
 
     def _references(self, div: etree._Element) -> list[dict[str, str]]:
-        refs = []
-        for li in (e for e in div.iter() if local(e) == "li"):
-            link = next((a for a in li.iter() if local(a) == "a" and a.get("href")), None)
-            if link is None:
-                self.note(f"reference without a link: {_words(li)[:60]!r}")
-                continue
-            refs.append({"title": re.sub(r"\s+", " ", "".join(link.itertext())).strip(), "url": link.get("href")})
-        return refs
+        return linked_references(div, self.note)

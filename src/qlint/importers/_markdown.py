@@ -49,6 +49,29 @@ def classes(el: etree._Element) -> list[str]:
     return (el.get("class") or "").split()
 
 
+def drop_case_scenario(el: etree._Element | None) -> None:
+    """Take out the case scenario qlint's exports put before a case question's stem
+    (`div.qlint-case`, then `hr`): the scenario belongs to the case study, not to the stem."""
+    for div in [c for c in el if local(c) == "div" and "qlint-case" in classes(c)] if el is not None else []:
+        after = div.getnext()
+        if after is not None and local(after) == "hr":
+            remove(after)
+        remove(div)
+
+
+def linked_references(div: etree._Element, note: Callable[[str], None]) -> list[dict[str, str]]:
+    """The `{title, url}` of each list item's link in a references section; `note` hears of an
+    item without one."""
+    refs = []
+    for li in (e for e in div.iter() if local(e) == "li"):
+        link = next((a for a in li.iter() if local(a) == "a" and a.get("href")), None)
+        if link is None:
+            note(f"reference without a link: {' '.join(''.join(li.itertext()).split())[:60]!r}")
+            continue
+        refs.append({"title": re.sub(r"\s+", " ", "".join(link.itertext())).strip(), "url": link.get("href")})
+    return refs
+
+
 def remove(el: etree._Element) -> None:
     """Take an element out of its parent, keeping the text that follows it."""
     parent = el.getparent()

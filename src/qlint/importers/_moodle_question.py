@@ -13,7 +13,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from qlint.importers import Imported, ImportJob, Unmapped
-from qlint.importers._markdown import classes, local, remove
+from qlint.importers._markdown import classes, drop_case_scenario, linked_references, local, remove
 from qlint.importers._text import TextReader, TooDeep, finish, html_fragment, question_folder
 from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, placeholder, question, short
 
@@ -123,11 +123,7 @@ class QuestionReader:
         if holder is None or (holder.get("format") or "html").lower() != "html":
             return self.markdown(holder, "stem")
         el, line = self.area(holder)
-        for div in [c for c in el if local(c) == "div" and "qlint-case" in classes(c)] if el is not None else []:
-            after = div.getnext()
-            if after is not None and local(after) == "hr":
-                remove(after)
-            remove(div)
+        drop_case_scenario(el)
         return self.text.markdown(el, "stem", line)
 
     def markdown(self, holder: etree._Element | None, what: str) -> str:
@@ -165,14 +161,7 @@ class QuestionReader:
         return out, None
 
     def references(self, div: etree._Element) -> list[dict[str, str]]:
-        refs = []
-        for li in (e for e in div.iter() if local(e) == "li"):
-            link = next((a for a in li.iter() if local(a) == "a" and a.get("href")), None)
-            if link is None:
-                self.note(f"reference without a link: {short(''.join(li.itertext()))}")
-                continue
-            refs.append({"title": re.sub(r"\s+", " ", "".join(link.itertext())).strip(), "url": link.get("href")})
-        return refs
+        return linked_references(div, self.note)
 
     # -- the question ----------------------------------------------------------------------
 
