@@ -105,12 +105,13 @@ def test_a_message_that_looks_located_is_not_parsed_back(tmp_path):
 
 
 def test_warnings_about_one_file_read_it_once(tmp_path, toys, monkeypatch):
-    """Placing every warning re-read the question file once per warning; now once per export."""
-    import qlint.exporters.pipeline as pipeline
+    """Placing every warning re-read the question file once per warning; now at most once per
+    export (none when the lint's Document is held: tests/test_single_read.py)."""
+    import qlint.loading.document as document
 
     reads: list[str] = []
-    real = pipeline.read_bytes
-    monkeypatch.setattr(pipeline, "read_bytes", lambda path, limits: reads.append(path) or real(path, limits))
+    real = document.read_bytes
+    monkeypatch.setattr(document, "read_bytes", lambda path, limits: reads.append(path) or real(path, limits))
 
     def many(job: ExportJob) -> ExportResult:
         return ExportResult(warnings=[problem(q, p, "dropped") for q in job.questions for p in ("/stem", "/trap", "/options/0")])
