@@ -46,3 +46,18 @@ def test_out_of_scope_names_and_unlisted_keys_are_reported(tmp_path):
 def test_an_exam_without_lists_is_not_read(tmp_path):
     root = _project(tmp_path, {"unlisted-key": _question("unlisted-key", "Amazon Forecast")})
     assert _codes(_run(root, "--select", "V005", "bank")[1]) == {}
+
+
+def test_a_product_name_ends_at_a_full_stop_and_before_the_next_vendor_name():
+    from qlint.rules.lifecycle import _PRODUCT
+
+    names = [m.group(0).rstrip(" .") for m in _PRODUCT.finditer(
+        "Use Amazon S3 and Amazon Rekognition. Then AWS Identity and Access Management for Amazon Lookout for Vision.")]
+    assert names == ["Amazon S3", "Amazon Rekognition", "AWS Identity and Access Management", "Amazon Lookout for Vision"]
+
+
+def test_an_unlisted_product_joined_to_a_listed_one_is_reported(tmp_path):
+    root = _project(tmp_path, {"joined": _question("joined", "AWS Glue and Amazon Forecast")})
+    _with_lists(root)
+    found = _codes(_run(root, "--select", "V005", "bank")[1])
+    assert found == {"joined": ["V005"]}

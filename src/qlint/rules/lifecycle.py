@@ -239,8 +239,11 @@ def former_service_name(q: Question, ctx) -> Iterator[Finding]:
 
 
 # A vendor's product name as written: "Amazon" or "AWS", then capitalised words (and the small
-# words inside names: "Amazon Lookout for Vision", "AWS Glue Data Quality").
-_PRODUCT = re.compile(r"(?<![\w-])(?:Amazon|AWS)(?: (?:[A-Z0-9][\w.-]*|for|of|and|on)(?=[\s,.;:()]|$))+")
+# words inside names, before another capitalised word: "Amazon Lookout for Vision", "AWS Identity
+# and Access Management"). A name ends at a full stop and before the next vendor name ("Amazon S3
+# and Amazon Chime" is two).
+_PRODUCT = re.compile(r"(?<![\w-])(?:Amazon|AWS)(?: (?:[A-Z0-9][\w-]*(?:\.[\w-]+)*"
+                      r"|(?:for|of|and|on)(?= (?!Amazon\b|AWS\b)[A-Z0-9]))(?=[\s,.;:()]|$))+")
 
 
 def _named(text: str, names: tuple[str, ...]) -> list[tuple[str, int]]:
