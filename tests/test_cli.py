@@ -41,9 +41,9 @@ def test_sample_bank_is_clean(capsys, in_repo):
 @pytest.mark.parametrize(
     "old, new, expected_code, expected_line",
     [
-        ("    rationale: |\n      Parallel tuning jobs", "    why_chosen: |\n      Parallel tuning jobs", "K001", 35),
+        ("    rationale: |\n      Parallel tuning jobs", "    why_chosen: |\n      Parallel tuning jobs", "K001", 36),
         ("text: Data parallelism\n    correct: false", "text: Data parallelism\n    correct: true", "K002", None),
-        ("text: Model parallelism\n    correct: true", "text: Model parallelism\n    correct: yes", "S001", 47),
+        ("text: Model parallelism\n    correct: true", "text: Model parallelism\n    correct: yes", "S001", 48),
     ],
 )
 def test_corrupted_copies_are_reported_at_the_line(capsys, in_repo, tmp_path, old, new, expected_code, expected_line):

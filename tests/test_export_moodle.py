@@ -58,7 +58,7 @@ def test_structure_categories_idnumbers_tags(banks, exported):
     items = root.findall("question[@type='multichoice']")
     assert [i.findtext("idnumber") for i in items] == [q.id for q in questions]
     for item, q in zip(items, questions):
-        assert [t.findtext("text") for t in item.iterfind("tags/tag")] == q.data["tags"]
+        assert [t.findtext("text") for t in item.iterfind("tags/tag")] == [*q.data["tags"], *(f"task:{t}" for t in q.data.get("tasks", []))]
         assert item.findtext("answernumbering") == "ABCD"
         assert item.findtext("questiontext/text") and item.find("questiontext").get("format") == "html"
         assert float(item.findtext("defaultgrade")) == 1 and 0 <= float(item.findtext("penalty")) <= 1

@@ -101,6 +101,9 @@ def questions(draw, exact: bool) -> dict[str, Any]:
         q["difficulty"] = draw(st.sampled_from(["easy", "medium", "hard"]))
     if draw(st.booleans()):
         q["tags"] = draw(st.lists(ids, min_size=1, max_size=3, unique=True))
+    if draw(st.booleans()):  # the guide's task statements of its domain (1.1-1.3 for the first): issue 27 point 5
+        number = DOMAINS.index(q["domain"]) + 1
+        q["tasks"] = draw(st.lists(st.sampled_from([f"{number}.{t}" for t in (1, 2, 3)]), min_size=1, max_size=3, unique=True))
     if draw(st.booleans()):
         q["shuffle"] = False
     q["stem"] = draw(text)

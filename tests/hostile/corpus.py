@@ -127,7 +127,7 @@ CASES: list[Case] = [
     # YAML
     Case("syntax error", _write("syntax.yaml", "id: [unclosed\nstem: x\n"), "Y001", 2),
     Case("tab indentation", _write("tabs.yaml", "id: q\noptions:\n\t- id: a\n"), "Y001", 2, 3),
-    Case("duplicate keys", _write("dup.yaml", _sub("status: published\n", "status: published\nstatus: draft\n")), "Y002", 2, 8),
+    Case("duplicate keys", _write("dup.yaml", _sub("status: published\n", "status: published\nstatus: draft\n")), "Y002", 2, 9),
     Case("list at the root", _write("list.yaml", "- id: q1\n- id: q2\n"), "Y005", 2),
     Case("scalar at the root", _write("scalar.yaml", "just a sentence\n"), "Y005", 2),
     Case("empty file", _write("empty.yaml", ""), "Y004", 2),
@@ -148,13 +148,13 @@ CASES: list[Case] = [
     Case("UTF-8 byte order mark", _write("bom.yaml", b"\xef\xbb\xbf" + sample().encode("utf-8")), None, 0),
     Case("NUL byte", _write("nul.yaml", "id: q\nstem: a\x00b\n"), "Y003", 2, 2),
     Case("CRLF line endings", _write("crlf.yaml", sample().replace("\n", "\r\n")), None, 0),
-    Case("character XML forbids", _write("ctrl.yaml", _sub("  Which distributed", "  Which\x0c distributed")), "Y003", 2, 16),
+    Case("character XML forbids", _write("ctrl.yaml", _sub("  Which distributed", "  Which\x0c distributed")), "Y003", 2, 17),
     Case("escaped character XML forbids", _write("ctrl2.yaml", _sub("difficulty: medium", 'difficulty: medium\nshuffle: true')
          .replace("text: Data parallelism", 'text: "Data\\x0bparallelism"')), "S004", 1),
     # types
     Case("date where a string belongs", _write("date.yaml", _sub("id: mla-c01-dev-layer-split-gpus", "id: 2024-01-01")), "S001", 1, 3),
     Case("number where a string belongs", _write("number.yaml", _sub("text: Data parallelism", "text: 42")), "S001", 1),
-    Case("correct: yes", _write("yes.yaml", _sub("text: Model parallelism\n    correct: true", "text: Model parallelism\n    correct: yes")), "S001", 1, 47),
+    Case("correct: yes", _write("yes.yaml", _sub("text: Model parallelism\n    correct: true", "text: Model parallelism\n    correct: yes")), "S001", 1, 48),
     Case("null field", _write("null.yaml", _sub("explanation: |", "explanation:\nx_: |")), "S001", 1),
     # files
     Case("unreadable file", _unreadable, "Y010", 2),

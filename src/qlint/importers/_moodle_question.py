@@ -15,7 +15,7 @@ from lxml import etree
 from qlint.importers import Imported, ImportJob, Unmapped
 from qlint.importers._markdown import classes, drop_case_scenario, linked_references, local, remove
 from qlint.importers._text import TextReader, TooDeep, finish, html_fragment, question_folder
-from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, placeholder, question, short
+from qlint.importers.common import QUESTION_ID, clean_tags, clean_tasks, in_schema_order, option_ids, place, placeholder, question, short, split_task_tags
 
 HEADINGS = {"qlint-rationale", "qlint-right-when", "qlint-why-chosen", "qlint-trap", "qlint-references"}
 OPTION_PARTS = {"qlint-rationale": "rationale", "qlint-right-when": "right_when", "qlint-why-chosen": "why_chosen"}
@@ -196,9 +196,11 @@ class QuestionReader:
             data["case"] = self.case
         if not _flag(el, "shuffleanswers", True):
             data["shuffle"] = False
-        tags = [t for t in (_text(tag).strip() for tag in el.iter() if local(tag) == "tag") if t]
+        tags, tasks = split_task_tags([t for t in (_text(tag).strip() for tag in el.iter() if local(tag) == "tag") if t])
         if tags := clean_tags(tags, self.note):
             data["tags"] = tags
+        if tasks := clean_tasks(tasks, self.note):
+            data["tasks"] = tasks
         data["stem"] = self.stem(_child(el, "questiontext")) or self._missing("stem", "question text")
 
     def general(self, block: str = "") -> etree._Element | None:

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from qlint.importers import Imported, ImportJob, Unmapped, match_domain, match_exam
 from qlint.authoring.formatter import key_order
 from qlint.loading.schema_fixes import slug
+from qlint.project.guide import TASK_TAG
 
 
 def option_ids(texts: list[str]) -> list[str]:
@@ -93,6 +94,26 @@ def clean_tags(tags: list[str], note: Callable[[str], None]) -> list[str]:
         if tag and tag not in out:
             out.append(tag)
     return out
+
+
+TASK = re.compile(r"^[1-9][0-9]?\.[1-9][0-9]?\Z")  # a guide's task statement id, as the schema has it
+
+
+def clean_tasks(ids: list[str], note: Callable[[str], None]) -> list[str]:
+    """Task statement ids as the schema has them, without repeats; one that is not an id is reported."""
+    out: list[str] = []
+    for tid in ids:
+        if not TASK.match(tid):
+            note(f"task statement {tid!r} is not an id such as 1.2; it was left out")
+        elif tid not in out:
+            out.append(tid)
+    return out
+
+
+def split_task_tags(tags: list[str]) -> tuple[list[str], list[str]]:
+    """(tags, task ids): `task:1.2` tags carry task statements, the others are tags."""
+    tasks = [t[len(TASK_TAG):].strip() for t in tags if t.startswith(TASK_TAG)]
+    return [t for t in tags if not t.startswith(TASK_TAG)], tasks
 
 
 def in_schema_order(data: dict[str, Any]) -> dict[str, Any]:

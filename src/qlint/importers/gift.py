@@ -32,7 +32,7 @@ from qlint.importers import Imported, ImportJob, ImportResult, Unmapped, importe
 from qlint.importers._gift_html import HtmlTexts
 from qlint.importers._rationale import split_rationale
 from qlint.importers._text import TooDeep
-from qlint.importers.common import QUESTION_ID, clean_tags, in_schema_order, option_ids, place, placeholder, question, stem_words
+from qlint.importers.common import QUESTION_ID, clean_tags, clean_tasks, in_schema_order, option_ids, place, placeholder, question, split_task_tags, stem_words
 
 _ESCAPES = {"~": "~", "=": "=", "#": "#", "{": "{", "}": "}", ":": ":", "n": "\n", "\\": "\\"}
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d+)?)%")
@@ -249,8 +249,9 @@ def _short(text: str, n: int = 60) -> str:
     return repr(one if len(one) <= n else one[: n - 3] + "...")
 
 
-def _marks(comments: list[str], q: Imported) -> tuple[str, list[str], list[str]]:
-    """(id, tags, the other comments) from `// [id:…] [tag:…]` comments; a comment of marks alone goes."""
+def _marks(comments: list[str], q: Imported) -> tuple[str, list[str], list[str], list[str]]:
+    """(id, tags, task ids, the other comments) from `// [id:…] [tag:…]` comments (`[tag:task:1.2]`
+    names a task statement); a comment of marks alone goes."""
     qid, tags, kept = "", [], []
     for comment in comments:
         for kind, value in _MARK.findall(comment):
@@ -262,7 +263,11 @@ def _marks(comments: list[str], q: Imported) -> tuple[str, list[str], list[str]]
                 q.unmapped.append(Unmapped(q.line, f"[id:{value}] is not a qlint question id; the id comes from the title"))
         if _MARK.sub("", comment).strip():
             kept.append(comment)
-    return qid, clean_tags(tags, lambda m: q.unmapped.append(Unmapped(q.line, m))), kept
+    def note(message: str) -> None:
+        q.unmapped.append(Unmapped(q.line, message))
+
+    tags, tasks = split_task_tags(tags)
+    return qid, clean_tags(tags, note), clean_tasks(tasks, note), kept
 
 
 def _equal_shares(opts: list[dict]) -> bool:
@@ -323,7 +328,7 @@ def read_gift(job: ImportJob) -> ImportResult:
             result.unmapped += [Unmapped(block.line, f"comment of a question not imported: {c!r}") for c in block.comments]
             continue
         _place_from_category(q, job, _category_for(block.line, categories), block.line)
-        qid, tags, comments = _marks(block.comments, q)
+        qid, tags, tasks, comments = _marks(block.comments, q)
         if "pairs" in parsed:
             if (shape := _matching(parsed, q)) is None:
                 result.unmapped += q.unmapped
@@ -334,6 +339,8 @@ def read_gift(job: ImportJob) -> ImportResult:
             data.update({"exam": q.data["exam"], "domain": q.data["domain"], "type": "matching", "status": "draft"})
             if tags:
                 data["tags"] = tags
+            if tasks:
+                data["tasks"] = tasks
             data.update({"stem": parsed["stem"], **shape})
             _general(parsed, data, q)
             if parsed.get("pair_parts") is None:
@@ -373,6 +380,8 @@ def read_gift(job: ImportJob) -> ImportResult:
         data["status"] = "draft"
         if tags:
             data["tags"] = tags
+        if tasks:
+            data["tasks"] = tasks
         data["stem"] = parsed["stem"]
         data["options"] = options
         _general(parsed, data, q)

@@ -37,7 +37,7 @@ from qlint.importers._markdown import BLOCKS, classes, local, remove
 from qlint.importers._package import Package
 from qlint.importers._safexml import parse
 from qlint.importers._text import TextReader, TooDeep, file_name, finish, question_folder
-from qlint.importers.common import QUESTION_ID, SLUG, clean_tags, in_schema_order, place, placeholder, question, short
+from qlint.importers.common import QUESTION_ID, SLUG, clean_tags, clean_tasks, in_schema_order, place, placeholder, question, short
 from qlint.loading.schema_fixes import slug
 
 MANIFEST = "imsmanifest.xml"
@@ -110,6 +110,7 @@ class Metadata:
     related: list[str] = field(default_factory=list)
     exam: tuple[str, str] = ("", "")  # (code, name)
     domain: tuple[str, str] = ("", "")  # (id, name)
+    tasks: list[str] = field(default_factory=list)  # task statement ids: a third taxon
 
 
 def _lang(el: etree._Element | None) -> str:
@@ -144,6 +145,8 @@ def read_lom(resource: etree._Element) -> Metadata:
                 meta.exam = taxa[0]
             if len(taxa) > 1:
                 meta.domain = taxa[1]
+            if len(taxa) > 2:
+                meta.tasks.append(taxa[2][0])
     return meta
 
 
@@ -325,6 +328,8 @@ class ItemReader:
         tags = clean_tags(meta.tags, self.note)
         if tags:
             data["tags"] = tags
+        if tasks := clean_tasks(meta.tasks, self.note):
+            data["tasks"] = tasks
         if meta.related:
             data["related"] = list(dict.fromkeys(meta.related))
 

@@ -40,6 +40,14 @@ def task_id(value: Any) -> str:
     return str(value).strip()
 
 
+TASK_TAG = "task:"  # a task statement as a Moodle or GIFT tag: `task:1.2` (exporters and importers)
+
+
+def question_tasks(data: dict[str, Any]) -> list[str]:
+    """The task ids a question's `tasks:` names, as strings, in its order."""
+    return [task_id(t) for t in data.get("tasks") or []]
+
+
 def guide_from_data(data: dict[str, Any]) -> Guide:
     """The guide of an exam file already checked against the exam schema."""
     meta = data.get("guide") or {}

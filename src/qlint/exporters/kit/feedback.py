@@ -18,6 +18,7 @@ WHY_CHOSEN = "Why learners choose it"  # the seed page's labels, in every format
 TRAP = "Common exam trap"
 GO_DEEPER = "Go deeper"
 RELATED = "Related to this question"
+TASKS = "Exam guide task statement"  # the guide's task statements a question names (`tasks:`)
 _INTRO = "For each option: {}why it is or isn't the right answer here."
 # A rationale that opens with its own verdict ("Correct: ...") needs no heading saying it again.
 _OWN_VERDICT = {True: re.compile(r"^\W*correct\b\s*[:.!,—–-]", re.I),

@@ -16,6 +16,7 @@ from qlint.exporters.kit.problems import ExportError, problem
 from qlint.exporters.kit.gates import bank_root
 from qlint.exporters.kit.media import Image, images_in, question_images, relative_url
 from qlint.model import Case, Question
+from qlint.project.guide import question_tasks
 
 _TAG = re.compile(r"<[^>]+>")
 _NUMBERS = {2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX", 7: "SEVEN", 8: "EIGHT", 9: "NINE"}
@@ -66,6 +67,13 @@ class Site:
         exam = self.job.exams.get(code)
         names = {d.id: d.name for d in exam.domains} if exam else {}
         return names.get(domain, domain)
+
+    def tasks(self, q: Question) -> list[str]:
+        """The task statements the question names, as "1.2 Transform data ..." (the id alone for an
+        id the guide lacks: G001 reports it)."""
+        exam = self.job.exams.get(q.exam)
+        found = [(tid, exam.guide.task(tid) if exam else None) for tid in question_tasks(q.data)]
+        return [f"{tid} {task.text}" if task else tid for tid, task in found]
 
     def title(self, q: Question) -> str:
         """The seed page's title: exam code, domain name, "Practice Question"."""

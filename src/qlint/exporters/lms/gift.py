@@ -16,6 +16,7 @@ from qlint.exporters.kit.layout import Site
 from qlint.exporters.kit.media import question_images
 from qlint.exporters.kit.output import write_file
 from qlint.exporters.kit.problems import ExportError, Problem, about_output, problem
+from qlint.exporters.kit.tags import lms_tags
 from html import escape as html_escape
 
 from qlint.model import MATCHING, ORDERING, Case, Question
@@ -57,7 +58,7 @@ def _stem(q: Question, case: Case | None) -> str:
 
 
 def question_block(q: Question, case: Case | None = None) -> str:
-    marks = [f"[id:{q.id}]", *(f"[tag:{t}]" for t in q.data.get("tags") or [])]
+    marks = [f"[id:{q.id}]", *(f"[tag:{t}]" for t in lms_tags(q))]
     lines = [f"// {' '.join(marks)}", f"::{escape(q.id)}::[html]{escape(_stem(q, case))}{{"]
     if q.type == MATCHING:
         return "\n".join(lines + _pairs(q) + [f"####{escape(_breakdown.general(q))}", "}"])

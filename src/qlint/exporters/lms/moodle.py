@@ -22,6 +22,7 @@ from qlint.exporters.kit.media import Image, images_in
 from qlint.exporters.kit.output import write_file
 from qlint.exporters.kit.cases import CaseBlock, split_cases
 from qlint.exporters.kit.problems import Problem, about_output, problem
+from qlint.exporters.kit.tags import lms_tags
 from qlint.model import MATCHING, ORDERING, Case, Question, text_fields
 
 DEFAULT_GRADE = "1.0000000"
@@ -131,10 +132,7 @@ def _question(quiz: etree._Element, q: Question, site: Site, shuffle: bool, all_
         a.set("fraction", fmt(fraction))
         feedback = _Area(q, site, [(f"{o.pointer}/{k}", o.raw.get(k) or "") for k in ("rationale", "right_when", "why_chosen")])
         feedback.write(a, "feedback", fb.option(o, feedback.urls))
-    if tags := q.data.get("tags"):
-        holder = etree.SubElement(el, "tags")
-        for tag in tags:
-            _text(etree.SubElement(holder, "tag"), tag, html=False)
+    _tags(el, q)
 
 
 def _any_question(quiz: etree._Element, q: Question, site: Site, job: ExportJob, warnings: list[Problem]) -> None:
@@ -197,7 +195,7 @@ def _tail(el: etree._Element, q: Question) -> None:
 
 
 def _tags(el: etree._Element, q: Question) -> None:
-    if tags := q.data.get("tags"):
+    if tags := lms_tags(q):
         holder = etree.SubElement(el, "tags")
         for tag in tags:
             _text(etree.SubElement(holder, "tag"), tag, html=False)

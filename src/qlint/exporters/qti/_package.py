@@ -31,6 +31,7 @@ from qlint.markup import render, render_inline
 from qlint.exporters.kit.xmldoc import XSI, sub, to_bytes
 from qlint.model import Case, OptionView, Question
 from qlint.project.exams import Exam
+from qlint.project.guide import question_tasks
 
 LOM = "http://ltsc.ieee.org/xsd/LOM"
 ITEMS, TESTS = "items", "tests"
@@ -456,19 +457,28 @@ class _Manifest:
             rid = self._l(self._l(rel, "resource"), "identifier")
             self._l(rid, "catalog", "qlint")
             self._l(rid, "entry", other)
-        self._classification(lom, q.exam, q.domain)
+        self._classification(lom, q.exam, q.domain, question_tasks(q.data))
 
-    def _classification(self, lom, exam_code: str, domain: str) -> None:
+    def _classification(self, lom, exam_code: str, domain: str, tasks: list[str] | tuple[str, ...] = ()) -> None:
+        """LOM 9 Classification: a taxon path (9.2) exam -> domain, or one path exam -> domain ->
+        task statement per task the question names (a path runs from the root to one taxon)."""
         exam = self.exams.get(exam_code)
         classification = self._l(lom, "classification")
         self._vocab(classification, "purpose", "LOMv1.0", "discipline")
-        path = self._l(classification, "taxonPath")
-        self._lang(path, "source", "qlint exam blueprint")
         domains = {dom.id: dom.name for dom in exam.domains} if exam else {}
-        for tid, entry in ((exam_code, exam.name if exam else exam_code), (domain, domains.get(domain, domain))):
-            taxon = self._l(path, "taxon")
-            self._l(taxon, "id", tid)
-            self._lang(taxon, "entry", entry)
+        top = [(exam_code, exam.name if exam else exam_code), (domain, domains.get(domain, domain))]
+        for leaf in [[(tid, _task_text(exam, tid))] for tid in tasks] or [[]]:
+            path = self._l(classification, "taxonPath")
+            self._lang(path, "source", "qlint exam blueprint")
+            for tid, entry in top + leaf:
+                taxon = self._l(path, "taxon")
+                self._l(taxon, "id", tid)
+                self._lang(taxon, "entry", entry)
+
+
+def _task_text(exam: Exam | None, tid: str) -> str:
+    task = exam.guide.task(tid) if exam else None
+    return task.text if task else tid
 
 
 def _stimulus(d: Dialect, case: Case, media: MediaSet) -> etree._Element:

@@ -35,7 +35,7 @@ from qlint.model import MATCHING, ORDERING, Question
 _ALIGN = re.compile(r' style="text-align:(left|center|right)"')
 _REMOTE_IMG = re.compile(r'<img src="(?:https?:)?//')
 LABELS = {"trap": fb.TRAP, "right_when": fb.RIGHT_WHEN, "why_chosen": fb.WHY_CHOSEN, "go_deeper": fb.GO_DEEPER,
-          "related": fb.RELATED}  # the seed page's words, as every other format prints them
+          "related": fb.RELATED, "tasks": fb.TASKS}  # the seed page's words, as every other format prints them
 
 
 def _asset(name: str) -> str:
@@ -101,7 +101,7 @@ class _Pages:
             title=site.title(q), stem=_html(q.stem, urls), trap=_html(q.trap, urls) if q.trap else "",
             explanation=_html(q.explanation, urls), labels=LABELS, case=self._case(q, here),
             partial=self.partial,  # ordering and matching: 1/n per step in place or pair right, as QTI and Moodle grade
-            references=[(r["title"], r["url"]) for r in q.data.get("references") or []],
+            references=[(r["title"], r["url"]) for r in q.data.get("references") or []], tasks=site.tasks(q),
             related=[(lead_in(other) if other else rid, site.link(here, site.page(other)) if other else "")
                      for rid, other in site.related(q)],
             prev=site.link(here, site.page(prev)) if prev else "", next=site.link(here, site.page(nxt)) if nxt else "",
@@ -203,7 +203,7 @@ class _Pages:
             choose_word=choose_word(len(q.keys)),
             options=options, keys=[o for o in options if o["correct"]], explanation=_html(q.explanation, urls),
             breakdown_intro=fb.breakdown_intro(q), labels=LABELS,
-            references=[(r["title"], r["url"]) for r in q.data.get("references") or []],
+            references=[(r["title"], r["url"]) for r in q.data.get("references") or []], tasks=site.tasks(q),
             related=[(lead_in(other) if other else rid, site.link(here, site.page(other)) if other else "")
                      for rid, other in site.related(q)],
             prev=site.link(here, site.page(prev)) if prev else "", next=site.link(here, site.page(nxt)) if nxt else "",

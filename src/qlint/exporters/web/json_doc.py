@@ -26,6 +26,7 @@ from qlint.exporters.kit.media import images_in, question_images
 from qlint.exporters.kit.output import write_file
 from qlint.model import MATCHING, ORDERING, Case, Question
 from qlint.project.exams import Exam
+from qlint.project.guide import question_tasks
 
 SCHEMA_ID = "https://qlint.dev/schema/export/v1.json"
 VERSION = 1
@@ -39,7 +40,8 @@ def _text(markdown: str | None, urls: dict[str, str]) -> dict[str, str] | None:
 
 def _exam(exam: Exam) -> dict[str, Any]:
     return {"code": exam.code, "name": exam.name,
-            "domains": [{"id": d.id, "name": d.name, "weight": int(d.weight) if d.weight.is_integer() else d.weight}
+            "domains": [{"id": d.id, "name": d.name, "weight": int(d.weight) if d.weight.is_integer() else d.weight,
+                         "tasks": [{"id": t.id, "text": t.text} for t in exam.guide.tasks if t.domain == d.id]}
                         for d in exam.domains]}
 
 
@@ -60,6 +62,7 @@ def question_record(q: Question, job: ExportJob, root) -> dict[str, Any]:
         "domain": q.domain, "domain_name": domain_names.get(q.domain, q.domain),
         "type": q.type, "choose": _choose(q), "status": q.data.get("status"),
         "difficulty": q.data.get("difficulty"), "tags": list(q.data.get("tags") or []),
+        "tasks": question_tasks(q.data),
         "shuffle": q.data.get("shuffle", True) is not False, "source": source,
         **({"case": _case(q, case, {ref: image.key for ref, image in case_images.items()})} if case else {}),
         "stem": _text(q.stem, urls), "trap": _text(q.trap, urls),

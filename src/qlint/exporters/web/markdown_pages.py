@@ -72,6 +72,8 @@ class _Page:
             parts += self.choice()
         if refs := q.data.get("references"):
             parts += [f"## {fb.GO_DEEPER}", "\n".join(f"- {link(r['title'], r['url'])}" for r in refs)]
+        if tasks := site.tasks(q):
+            parts += [f"## {fb.TASKS}", "\n".join(f"- {text(t)}" for t in tasks)]
         parts.append(DETAILS_CLOSE)
         if related := site.related(q):
             parts.append(f"## {fb.RELATED}")
