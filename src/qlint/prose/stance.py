@@ -244,12 +244,14 @@ def clauses(text: str) -> tuple[str, ...]:
                  if p.strip())
 
 
-def _subject_is(clause_head: str, words: frozenset[str]) -> bool:
-    """True if the words before a verdict name the option (or are only a pronoun / empty)."""
+def _subject_is(clause_head: str, words: frozenset[str], first: frozenset[str] = _PRONOUN_SUBJECT,
+                last: frozenset[str] = frozenset(("it", "this", "they"))) -> bool:
+    """True if the words before a verdict name the option (or are only a pronoun / empty): a
+    `first` word opening them, a `last` word ending them."""
     toks = [t for t in clause_head.split() if t not in (",", ":")]
     if not toks:
         return True
-    if toks[0].lower() in _PRONOUN_SUBJECT or toks[-1].lower() in ("it", "this", "they"):
+    if toks[0].lower() in first or toks[-1].lower() in last:
         return True
     head = {stem(t) for t in toks[:_SUBJECT_WINDOW]}
     return bool(head & words)
@@ -388,14 +390,8 @@ _STRICT_PRONOUN = frozenset("it this they these".split())
 
 
 def _about(head: str, words: frozenset[str]) -> bool:
-    """The words before a negation name the option, or are a pronoun, or are empty ("X ..., and
-    does not ..."). Stricter than `_subject_is`: a head that opens with "the" is not a pronoun."""
-    toks = [t for t in head.split() if t not in (",", ":")]
-    if not toks:
-        return True
-    if toks[0].lower() in _STRICT_PRONOUN or toks[-1].lower() in _STRICT_PRONOUN:
-        return True
-    return bool({stem(t) for t in toks[:_SUBJECT_WINDOW]} & words)
+    """`_subject_is` with pronouns only: a head that opens with "the" is not a pronoun."""
+    return _subject_is(head, words, _STRICT_PRONOUN, _STRICT_PRONOUN)
 
 
 def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozenset[str]) -> str | None:
