@@ -112,3 +112,13 @@ def test_mixed_encodings_decode_line_by_line():
     items = corpora.convert(corpora.CORPORA, ["opentriviaqa"])
     texts = [t for i in items for t in (i.data["stem"], *(o["text"] for o in i.data["options"]))]
     assert not [t for t in texts if "\u00e2\u20ac" in t or "\u00c2\u00b5" in t]
+
+
+def test_snts42_sentences_go_to_the_distractor_they_name():
+    from corpora.aws import _by_name
+    texts = ["Amazon S3", "Amazon EBS", "AWS Lambda", "Amazon RDS"]
+    said = ["Lambda runs functions.", "EBS gives block volumes."]  # listed out of option order
+    assert _by_name(said, [1, 2], texts) == [2, 1]
+    # names that do not decide (no shared word, a tie, two sentences on one option) keep option order
+    assert _by_name(["It runs functions.", "Block volumes."], [1, 2], texts) == [1, 2]
+    assert _by_name(["Lambda runs.", "Lambda again."], [1, 2], texts) == [1, 2]

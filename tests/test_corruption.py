@@ -22,9 +22,9 @@ PREVIEW_FLOORS = {
     ("snts42-cloudcertprep", "foreign-expl"): 0.87,
 }
 # Default rules below the target, held at what they reach on this 500-question sample: K019 on
-# snts42's moved keys (36.7%; 32.9% on all 1,070), K012 on its pasted explanations (79.6%; 78.8%
-# on all, the rest mostly on snts42 items whose options carry no reasons, where K012 is preview).
-DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.33,
+# snts42's moved keys (40.2%; 39.1% on all 1,070 at seed 59), K012 on its pasted explanations
+# (79.6%; the rest mostly on snts42 items whose options carry no reasons, where K012 is preview).
+DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.38,
                                                 ("snts42-cloudcertprep", "foreign-expl"): 0.75}
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.

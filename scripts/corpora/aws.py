@@ -1,8 +1,9 @@
 """The two AWS banks: snts42/cloudcertprep (JSON per exam and domain) and kananinirav (Markdown exams).
 
 - snts42: the explanation's first paragraph says why the key is right, the second has one sentence
-  per distractor in option order. When the sentence count equals the distractor count, each
-  distractor gets its sentence as `rationale` (and a single key gets the first paragraph);
+  per distractor, usually in option order. When the sentence count equals the distractor count, each
+  distractor gets the sentence that names it (option order where names do not decide) as
+  `rationale` (and a single key gets the first paragraph);
   otherwise rationales stay absent.
 - kananinirav: answers and (in about 450 questions) an explanation; `Reference:` lines and bare
   URLs become `references`.
@@ -36,6 +37,27 @@ EXAMS: dict[str, dict[str, Any]] = {
 
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+_COMMON = frozenset("a an the and or of to in on for with by from is are aws amazon".split())
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower())) - _COMMON
+
+
+def _by_name(said: list[str], distractors: list[int], texts: list[str]) -> list[int]:
+    """The distractor each sentence is about, in sentence order: each sentence's option is the one
+    whose words it shares most, when that gives every sentence a different option with a clear
+    lead; otherwise option order (some sources list the sentences out of option order)."""
+    chosen = []
+    for sentence in said:
+        scores = sorted(((len(_words(texts[d]) & _words(sentence)), d) for d in distractors), reverse=True)
+        if not scores[0][0] or (len(scores) > 1 and scores[0][0] == scores[1][0]):
+            return distractors
+        chosen.append(scores[0][1])
+    return chosen if len(set(chosen)) == len(chosen) else distractors
+
+
 def snts42(root: Path) -> Iterator[Converted]:
     for path in sorted((root / SNTS).glob("*/domain*.json")):
         exam = path.parent.name.upper()
@@ -52,7 +74,7 @@ def snts42(root: Path) -> Iterator[Converted]:
             if len(paras) == 2:
                 said = sentences(paras[1])
                 if len(said) == len(distractors):
-                    rationales.update(zip(distractors, said))
+                    rationales.update(zip(_by_name(said, distractors, texts), said))
                     if len(keys) == 1:
                         rationales[next(iter(keys))] = paras[0]
                     else:

@@ -50,6 +50,9 @@ def _stem(word: str) -> str:
             if suf in ("ing", "ed") and len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
                 w = w[:-1]  # "stopping", "stopped" -> "stop"
             break
+    else:
+        if w.endswith("e") and len(w) > 3:
+            w = w[:-1]  # "store" as "stores", "storing" and "stored": "stor"
     return w[:_PREFIX]
 
 
@@ -216,13 +219,13 @@ _BURDEN = ("requir|need|manag|maintain|provision|pay|incur|worry|have to|has to|
 _NEG = (r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|may|might)\s+not"
         r"|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|can't|cannot|won't|wouldn't|shouldn't|couldn't"
         r"|never|(?:has|have|had|offers?|provides?|gives?|plays?) no")
-REFUTE = re.compile(rf"\b(?:{_NEG})\b(?!\s+(?:only|just|merely|always|necessarily|solely|so)\b)"
-                    rf"(?!\s+(?:\w+\s+)?(?:{_BURDEN}))"
-                    r"|\b(?:is|are) (?:a|an|the|only|just|merely)\b[^,;:]{0,80}? rather than\b"
-                    r"|\b(?:is|are) (?:the )?opposite of\b|\b(?:is|are) false\b"
-                    r"|\b(?:incorrect|wrong|unsuitable|inappropriate|unrelated|irrelevant|insufficient|inadequate"
-                    r"|not (?:the )?(?:correct|right|best|appropriate|suitable|ideal|answer|solution|designed|intended"
-                    r"|meant|relevant|related|responsible|capable|a|an))\b", re.I)
+_NEG_TAIL = r"(?!\s+(?:only|just|merely|always|necessarily|solely|so)\b)"
+_VERDICTS = (r"|\b(?:is|are) (?:a|an|the|only|just|merely)\b[^,;:]{0,80}? rather than\b"
+             r"|\b(?:is|are) (?:the )?opposite of\b|\b(?:is|are) false\b"
+             r"|\b(?:incorrect|wrong|unsuitable|inappropriate|unrelated|irrelevant|insufficient|inadequate"
+             r"|not (?:the )?(?:correct|right|best|appropriate|suitable|ideal|answer|solution|designed|intended"
+             r"|meant|relevant|related|responsible|capable|a|an))\b")
+REFUTE = re.compile(rf"\b(?:{_NEG})\b{_NEG_TAIL}(?!\s+(?:\w+\s+)?(?:{_BURDEN}))" + _VERDICTS, re.I)
 CLAIM = re.compile(
     r"\b(?:is|are|be) (?:the |a |an )?(?:correct|right|best|only correct)"
     r"(?: (?:answer|choice|option|approach|solution|service|tool|way))?\b"
@@ -385,13 +388,62 @@ _CONSEQUENCE = re.compile(r"\b(?:so|therefore|thus|hence)\s+(?:it|this|they)\s*$
 _OUTCOME_AGAINST = re.compile(
     r"\b(?:an? anti-pattern|contradict(?:s|ing)? the (?:requirement|goal|need|principle|best practices?)"
     r"|is not a valid)\b", re.I)
-NEGATION = re.compile(r"\b(?:not|no|never|without|cannot|neither|nor)\b|n't\b", re.I)
+NEGATION = re.compile(r"\b(?:not|no|never|without|cannot|neither|nor)\b(?<!\bno(?= matter\b))|n't\b", re.I)
 _STRICT_PRONOUN = frozenset("it this they these".split())
+# What a reason denies of its option, burdens included: "does not manage connections between VPCs"
+# denies the asked "connection management" although "manage" is also a burden word. Beside REFUTE's
+# forms, "with no capability to ..." and "offering neither ... nor ...".
+_DENIAL = re.compile(rf"\b(?:{_NEG}|with no|neither)\b{_NEG_TAIL}" + _VERDICTS, re.I)
+_PURPOSE = re.compile(r"\b(?:to|for|so|in order to)\b", re.I)
+_BURDEN_AFTER = re.compile(rf"\s+(?:\w+\s+)?(?:{_BURDEN})", re.I)  # REFUTE's burden test
+_BURDEN_WORD = re.compile(rf"^(?:{_BURDEN})", re.I)
+# A clause that opens with a verb, an adverb or a participle continues the sentence's subject:
+# "X is a storage service, and is not designed for ...", "..., providing neither ...".
+_FINITE = re.compile(r"(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|may|might|must|should"
+                     r"|offers?|provides?|gives?|remains?|stays?)", re.I)
+_LOOSE = re.compile(r"(?:therefore|thus|also|still|only|[a-z]+ly|[a-z]{3,}ing)", re.I)
+# "X describes Y, which is unrelated to Z": the relative clause judges what the key was said to be.
+_WHICH_IS = re.compile(r"^\s*which (?:is|are)\b", re.I)
+_DEFINING = re.compile(r"\b(?:is|are)\s+(?:an?|the)\b[^,;:]{0,60}?\b(?:that|which)\s*$", re.I)
+_UNRELATED = re.compile(r"unrelated|irrelevant|with no|not related|has no|have no", re.I)
 
 
 def _about(head: str, words: frozenset[str]) -> bool:
     """`_subject_is` with pronouns only: a head that opens with "the" is not a pronoun."""
     return _subject_is(head, words, _STRICT_PRONOUN, _STRICT_PRONOUN)
+
+
+def _denial_head(sentence: str, at: int, said: str) -> str | None:
+    """`_clause_head`, except that a coordinate clause with no subject of its own (it opens with a
+    finite verb, or holds only adverbs and participles: "..., and is a storage service with no
+    ...", "..., providing neither ...") and a "which is unrelated to ..." after the sentence's
+    main clause are about the sentence's subject: the words before its first comma or
+    coordinator."""
+    head = _clause_head(sentence, at)
+    if head is None:
+        before = sentence[:at]
+        cuts = [m.end() for m in _COORD.finditer(before)]
+        segment = before[cuts[-1]:] if cuts else before
+        defining = _DEFINING.search(segment)
+        if defining:  # "X is a messaging tool that does not store code": the tool is X
+            head = segment[: defining.start()]
+            if head.split() and not all(_LOOSE.fullmatch(t) for t in head.split()):
+                return head
+        elif not (cuts and _WHICH_IS.match(segment) and _UNRELATED.match(said)):
+            return None
+    else:
+        toks = head.split()
+        if not toks or not (_FINITE.fullmatch(toks[0]) or all(_LOOSE.fullmatch(t) for t in toks)):
+            return head  # "..., ensuring you are not paying ..." has a subject of its own
+    first = _COORD.search(sentence)
+    return sentence[: first.start()] if first else head
+
+
+def _asked_words(said: frozenset[str], asked: frozenset[str], burden: bool) -> frozenset[str]:
+    """The asked words a negated predicate names; a burden it negates ("does not require servers")
+    is praise, so after a burden verb only asked words that are not burdens count."""
+    hit = said & asked
+    return frozenset(w for w in hit if not _BURDEN_WORD.match(w)) if burden else hit
 
 
 def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozenset[str]) -> str | None:
@@ -400,20 +452,34 @@ def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozens
     that no option has: "... but does not store source code" under "Which service stores source
     code?"), or denies the option's own statement (two or more of `own`, the option's words:
     "AWS does not take care of patching" for "AWS takes care of patching"), or calls it an
-    anti-pattern or a contradiction of the requirement; else None. Negated burdens ("does not
-    require servers") are praise and do not count (`REFUTE`)."""
+    anti-pattern or a contradiction of the requirement; else None. A negated burden ("does not
+    require servers") is praise: after one, only asked words that are not burdens count, and the
+    option's own statement counts only when it holds the negated verb ("AWS manages the database
+    type" and "AWS does not manage the database type")."""
     for c in clauses(text):
         m = _OUTCOME_AGAINST.search(c)
         if m and _clause_head(c, m.start()) is not None:
             return m.group(0)
-        for m in REFUTE.finditer(c):
+        for m in _DENIAL.finditer(c):
             before = c[: m.start()]
-            head = _clause_head(c, m.start())
+            head = _denial_head(c, m.start(), m.group(0))
             main = head is not None and _about(head, words)
-            if not main and not _CONSEQUENCE.search(before):
+            consequence = bool(_CONSEQUENCE.search(before))
+            # the option's own subject: "AWS does not take care of ..." for "AWS will take care of ..."
+            own_subject = head is not None and bool(option_words(head) & own) and len(option_words(head)) <= 2
+            if not (main or consequence or own_subject):
                 continue  # a subordinate clause describes something else ("so that a failure does not ...")
             tail = _SCOPE_END.split(c[m.end():], maxsplit=1)[0]
+            verb = next(iter(re.findall(r"[A-Za-z][A-Za-z'\-]*", tail)), "")
+            burden = bool(_BURDEN_AFTER.match(c, m.end()))
+            verb = next(iter(re.findall(r"[A-Za-z][A-Za-z'\-]*", tail)), "")
+            if burden:  # "does not need servers to store it": what follows "to" is the purpose, praised
+                tail = _PURPOSE.split(tail, maxsplit=1)[0]
             said = option_words(tail)
-            if said & asked or (main and len(said & own) >= 2 and len(option_words(before) & own) <= 1):
+            ownhit = said & own
+            if burden and stem(verb) not in {stem(w) for w in ownhit}:
+                ownhit = frozenset()  # "does not need servers" under "Serverless" names no claim of the key
+            if ((main or consequence) and _asked_words(said, asked, burden)) or (
+                    len(ownhit) >= 2 and len(option_words(before) & own) <= 1):
                 return (m.group(0) + tail).strip()
     return None

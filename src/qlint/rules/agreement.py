@@ -239,9 +239,13 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     code?" and "... but does not store source code"), or when the clause denies the key's own
     statement ("AWS does not take care of patching" for the key "AWS takes care of patching"),
     or when the rationale calls the key an anti-pattern or says it contradicts the requirement.
-    Negated burdens ("does not require servers", "no need to manage") are praise and pass, as do
-    negations in subordinate clauses ("so that a failure does not cascade") and explicit verdicts
-    against the key, which are K010's. NOT / EXCEPT lead-ins invert stances and are skipped;
+    A clause with no subject of its own ("..., and is a messaging tool with no capability to
+    store code", "..., providing neither ...") and "which is unrelated to <what is asked>" after
+    the key's own statement are read as about the key. Negated burdens ("does not require
+    servers", "no need to manage") are praise and pass, unless what they negate is what the
+    question asks ("does not manage connections between VPCs"), as do negations in subordinate
+    clauses ("so that a failure does not cascade") and explicit verdicts against the key, which
+    are K010's. NOT / EXCEPT lead-ins invert stances and are skipped;
     True/False items, whose key "False" is a negation, are not judged.
 
     ## Why it matters
