@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from qlint.project.exams import Exam
 
+PRACTICE_EXAMS = 1  # the PR summary's figure: can the bank fill one practice exam without a repeat
+
 
 def sitting(exam: Exam, length: int) -> dict[str, int]:
     """Questions per domain on one sitting of `length`: the weights' shares, rounded by largest
