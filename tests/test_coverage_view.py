@@ -127,3 +127,11 @@ def test_a_file_that_cannot_be_read_stops_it_and_one_off_the_schema_is_not_count
 def test_the_output_file_is_written(tmp_path):
     code, out, _ = _run(REPO, "coverage", "--jobs", "1", "--output-file", str(tmp_path / "c.md"), "--output-format", "markdown")
     assert code == 0 and out == "" and "### Task statement coverage" in (tmp_path / "c.md").read_text(encoding="utf-8")
+
+
+def test_the_guides_example_is_what_the_command_prints():
+    doc = (REPO / "docs" / "guide-and-lifecycle.md").read_text(encoding="utf-8")
+    block = doc.split("$ qlint coverage --exams 3 --length 65\n", 1)[1].split("```", 1)[0]
+    shown = [line for line in block.splitlines() if not line.startswith("...")]
+    _, out, _ = _run(REPO, "coverage", "--exams", "3", "--length", "65", "--jobs", "1")
+    assert shown and all(line in out.splitlines() for line in shown), shown
