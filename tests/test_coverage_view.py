@@ -135,3 +135,14 @@ def test_the_guides_example_is_what_the_command_prints():
     shown = [line for line in block.splitlines() if not line.startswith("...")]
     _, out, _ = _run(REPO, "coverage", "--exams", "3", "--length", "65", "--jobs", "1")
     assert shown and all(line in out.splitlines() for line in shown), shown
+
+
+def test_control_characters_in_a_task_statement_are_shown_escaped(tmp_path):
+    root = _project(tmp_path)
+    exam = root / "bank" / "exams" / "mla-c01.yaml"
+    exam.write_text(exam.read_text(encoding="utf-8").replace("text: Ingest and store data",
+                                                             'text: "Ingest \\e[31mand\\u202e store"'), encoding="utf-8")
+    code, out, _ = _run(root, "coverage", "--jobs", "1")
+    assert code == 0 and "\x1b" not in out and "\u202e" not in out and "1.1 Ingest \\x1b[31mand" in out
+    code, md, _ = _run(root, "coverage", "--output-format", "markdown", "--jobs", "1")
+    assert code == 0 and "\x1b" not in md and "\u202e" not in md
