@@ -33,7 +33,7 @@ def _count(value: str) -> int:
          "a question (the exam file's `questions:` is a practice exam's length; --length gives one).\n"
          "Exit 0: it reports figures, not findings (B008 and B015 are the findings).")
 def configure(p: argparse.ArgumentParser):
-    p.add_argument("paths", nargs="*", metavar="PATH", help="bank folders or question files (default: the configured bank)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="bank folders or question files; the whole bank they belong to is counted (default: the configured bank)")
     p.add_argument("--exams", type=_count, default=1, metavar="N",
                    help="practice exams the bank should fill without repeating a question (default: 1)")
     p.add_argument("--length", type=_count, default=None, metavar="N",
