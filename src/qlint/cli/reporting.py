@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
+from qlint.bank.pool import PRACTICE_EXAMS, pool_needs
 from qlint.bank.tasks import task_coverage
 from qlint.bank.statistics import blueprint_coverage, key_balance
 from qlint.lint.bankrun import bank_context
@@ -14,8 +15,10 @@ from qlint.lint.settings import Settings
 from qlint.reports._context import context_fields
 
 
-def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
-    """Key balance and blueprint coverage of the whole bank (not only the files checked)."""
+def bank_figures(result: LintResult, settings: Settings, exams: int = PRACTICE_EXAMS,
+                 length: int | None = None) -> dict[str, Any]:
+    """Key balance and blueprint coverage of the whole bank (not only the files checked), and the
+    pool `exams` practice exams need (for exams whose length is known, or `length`)."""
     bank = result.bank
     if bank is None:  # no bank rule ran (or their result came from the cache): load the context now
         questions = {p: r for p, r in result.results.items() if r.kind == "question"}
@@ -24,6 +27,7 @@ def bank_figures(result: LintResult, settings: Settings) -> dict[str, Any]:
         "key_balance": key_balance(bank.entries),
         "coverage": [c for exams, entries in bank.by_exams() for c in blueprint_coverage(entries, exams)],
         "tasks": [c for exams, entries in bank.by_exams() for c in task_coverage(entries, exams)],
+        "pool": {code: need for defined, _ in bank.by_exams() for code, need in pool_needs(defined, exams, length).items()},
     }
 
 

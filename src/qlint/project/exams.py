@@ -23,6 +23,8 @@ class Exam:
     path: str
     types: dict[str, tuple[str, ...]]
     guide: Guide = Guide()  # the exam guide: task statements, service lists (project/guide.py)
+    questions: int | None = None  # questions a sitting (scored and unscored): a practice exam's length
+    scored: int | None = None  # of those, the ones that count towards the score
 
     @property
     def domain_ids(self) -> list[str]:
@@ -37,4 +39,6 @@ class Exam:
             path=path,
             types={k: tuple(v) for k, v in (data.get("types") or {}).items()},
             guide=guide_from_data(data),
+            questions=data.get("questions"),
+            scored=data.get("scored"),
         )

@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
+from qlint.bank.pool import PoolNeed
 from qlint.bank.statistics import Balance, Coverage
 from qlint.bank.tasks import TaskCoverage
 from qlint.diagnostic import Diagnostic
 from qlint.printable import printable
 from qlint.reports import ReportContext, reporter
 from qlint.reports._common import plural, report_path, rule_counts, severity_counts
+from qlint.reports._coverage import Table, domain_table, pool_lines, task_table
 from qlint.reports.text import summary
 
 MAX_ROWS = 200  # a PR comment holds 65,536 characters; the counts above still cover everything
@@ -65,24 +67,40 @@ def _balance(groups: list[Balance]) -> list[str]:
     return out + _table(["options", "questions", "keys by position", "χ²", "p"], ["--:", "--:", "---", "--:", "--:"], rows)
 
 
-def _coverage(items: list[Coverage]) -> list[str]:
+def _md_table(table: Table) -> list[str]:
+    return _table(table.header, table.align, [[escape(c) for c in row] for row in table.rows])
+
+
+def _coverage(items: list[Coverage], pool: dict[str, PoolNeed]) -> list[str]:
     out = ["### Blueprint coverage", "", "Questions per exam domain against the blueprint's weight.", ""]
     if not items:
         return out + ["No exam definitions."]
-    rows = [[escape(c.exam), f"{escape(c.name)} ({escape(c.domain)})",
-             f"{c.weight:g}%", str(c.count), f"{c.share:.1f}%", f"{c.gap:+.1f} pts"] for c in items]
-    return out + _table(["exam", "domain", "weight", "questions", "share", "gap"],
-                        ["---", "---", "--:", "--:", "--:", "--:"], rows)
+    if pool:
+        out += [escape(line) for line in pool_lines(pool)] + [""]
+    return out + _md_table(domain_table(items, pool))
 
 
-def _tasks(items: list[TaskCoverage]) -> list[str]:
+def _tasks(items: list[TaskCoverage], pool: dict[str, PoolNeed]) -> list[str]:
     out = ["### Task statement coverage", "",
            "Questions per task statement of the exam guide, against the blueprint's share for it "
            "(the domain's weight spread evenly over its tasks).", ""]
-    rows = [[escape(c.exam), f"{escape(c.task)} {escape(c.text)}", escape(c.domain), str(c.count),
-             f"{c.expected:.1f}", f"{c.gap:+.1f}"] for c in items]
-    return out + _table(["exam", "task", "domain", "questions", "blueprint share", "gap"],
-                        ["---", "---", "---", "--:", "--:", "--:"], rows)
+    return out + _md_table(task_table(items, pool))
+
+
+def coverage_sections(extra: dict) -> list[str]:
+    """The blueprint and task statement tables of `extra` (the PR summary and `qlint coverage`)."""
+    lines: list[str] = []
+    pool = extra.get("pool") or {}
+    if "coverage" in extra:
+        lines += [""] + _coverage(extra["coverage"], pool)
+    if extra.get("tasks"):
+        lines += [""] + _tasks(extra["tasks"], pool)
+    return lines
+
+
+def coverage_markdown(extra: dict, exams: int) -> str:
+    """`qlint coverage --output-format markdown`: the PR summary's coverage tables on their own."""
+    return "\n".join(["## qlint coverage", *coverage_sections(extra)]) + "\n"
 
 
 @reporter("markdown", figures=True)
@@ -95,8 +113,5 @@ def markdown_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
         lines += [""] + _counts(diagnostics) + [""] + _findings(diagnostics, ctx)
     if "key_balance" in ctx.extra:
         lines += [""] + _balance(ctx.extra["key_balance"])
-    if "coverage" in ctx.extra:
-        lines += [""] + _coverage(ctx.extra["coverage"])
-    if ctx.extra.get("tasks"):
-        lines += [""] + _tasks(ctx.extra["tasks"])
+    lines += coverage_sections(ctx.extra)
     return "\n".join(lines) + "\n"

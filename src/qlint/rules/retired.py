@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterator
 
+from qlint.bank.pool import pool_need
 from qlint.bank.tasks import task_coverage, uses_tasks
 from qlint.rules import Finding, Option, rule
 
@@ -62,7 +63,10 @@ def retired_link(bank, ctx) -> Iterator[Finding]:
 
 @rule("B015", "thin-task", "warning", scope="bank",
       options={"min-questions": Option(1, "Fewest questions a task statement needs.", min=1, max=10_000),
-               "min-bank": Option(40, "Fewest questions for an exam before its tasks are judged.", min=1, max=100_000)},
+               "min-bank": Option(40, "Fewest questions for an exam before its tasks are judged.", min=1, max=100_000),
+               "practice-exams": Option(0, "Practice exams each task's questions should fill without a repeat, for "
+                                           "exams whose file gives `questions:` (0: only `min-questions`).",
+                                        min=0, max=1000)},
       source="The exam guide's task statements (e.g. AWS MLA-C01: 1.1 to 4.3); rules.md 'blueprint coverage'")
 def thin_task(bank, ctx) -> Iterator[Finding]:
     """A task statement of the exam guide has fewer than `min-questions` questions.
@@ -71,7 +75,11 @@ def thin_task(bank, ctx) -> Iterator[Finding]:
     For each exam with at least `min-bank` questions whose definition lists task statements and
     whose questions name them (`tasks:`), counts the questions (retired ones left out) that name each task statement and
     reports, on the task's line of the exam definition, each with fewer than `min-questions`.
-    It appears when the exam file is among the files checked (`qlint check` on the whole bank).
+    With `practice-exams = N` and a sitting's length in the exam file (`questions:`), a task also
+    needs its share of the pool N practice exams take without repeating a question, the figure
+    `qlint coverage --exams N` shows (the domain's questions a sitting, times N, spread evenly
+    over its tasks, rounded up). It appears when the exam file is among the files checked
+    (`qlint check` on the whole bank).
 
     ## Why it matters
     Every task statement can be asked on the exam; a task no practice question assesses is a
@@ -84,18 +92,23 @@ def thin_task(bank, ctx) -> Iterator[Finding]:
     Write questions for the task (or name it in the `tasks:` of questions that already assess it).
     """
     minimum, smallest = int(ctx.option("min-questions")), int(ctx.option("min-bank"))
+    practice = int(ctx.option("practice-exams"))
     for exams, entries in bank.by_exams():
         for code, exam in sorted(exams.items()):
             total = sum(1 for e in entries if e.exam == code and e.status != "retired")
             if total < smallest or not bank.is_target(exam.path) or not uses_tasks(entries, code):
                 continue
             rows = {c.task: c for c in task_coverage(entries, {code: exam})}
+            pool = pool_need(exam, practice) if practice else None
             for d_index, domain in enumerate(exam.domains):
                 mine = [t for t in exam.guide.tasks if t.domain == domain.id]
                 for t_index, task in enumerate(mine):
                     row = rows[task.id]
-                    if row.count < minimum:
+                    need = max(minimum, pool.tasks.get(task.id, 0)) if pool else minimum
+                    if row.count < need:
+                        why = (f"{practice} practice exam{'' if practice == 1 else 's'} of {pool.length} questions "
+                               "take" if pool and need > minimum else "it needs at least")
                         yield Finding(f"/domains/{d_index}/tasks/{t_index}/id",
                                       f"task {task.id} ({task.text}) has {row.count} question"
-                                      f"{'' if row.count == 1 else 's'}; it needs at least {minimum} "
+                                      f"{'' if row.count == 1 else 's'}; {why} {need} "
                                       f"(the blueprint's share for it: {row.expected:.1f})", path=exam.path)

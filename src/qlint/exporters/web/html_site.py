@@ -13,12 +13,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from qlint.bank.pool import PRACTICE_EXAMS
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.markup import render
 from qlint.exporters.kit import feedback as fb
@@ -28,6 +29,7 @@ from qlint.exporters.web import _type_words as tw
 from qlint.exporters.kit.layout import Site, choose_word, lead_in, plain
 from qlint.exporters.kit.output import write_folder
 from qlint.exporters.kit.problems import Problem, problem
+from qlint.exporters.web._coverage_chart import coverage_sections
 from qlint.exporters.web._present import letter, presented_responses, presented_steps
 from qlint.model import MATCHING, ORDERING, Question
 
@@ -209,6 +211,19 @@ class _Pages:
             prev=site.link(here, site.page(prev)) if prev else "", next=site.link(here, site.page(nxt)) if nxt else "",
         )
 
+    COVERAGE = "coverage.html"
+
+    @cached_property
+    def coverage(self) -> list[dict]:
+        return coverage_sections(self.site.job)
+
+    def coverage_page(self) -> bytes:
+        """Per exam, bar charts of questions per domain and per task statement against the blueprint."""
+        return self._page("coverage.html.j2", self.COVERAGE, [("Practice questions", self.site.index)],
+                          title="Coverage of the blueprint", exams=self.coverage, practice=PRACTICE_EXAMS,
+                          intro="How many of this site's questions each domain and task statement of the exam "
+                                "guide has, against what the blueprint's weights ask for.")
+
     def root_index(self) -> bytes:
         site = self.site
         sections = [{"heading": f"{code}: {site.exam_name(code)}", "href": site.link(site.index, site.exam_index(code)),
@@ -217,7 +232,8 @@ class _Pages:
                                 f"{len(qs)} questions") for d, qs in domains]}
                     for code, domains in site.tree]
         return self._page("index.html.j2", site.index, [], title="Practice questions",
-                          intro="Pick a domain, answer each question, then check your answer.", sections=sections)
+                          intro="Pick a domain, answer each question, then check your answer.", sections=sections,
+                          coverage=site.link(site.index, self.COVERAGE) if self.coverage else "")
 
     def exam_index(self, code: str, domains) -> bytes:
         site, here = self.site, self.site.exam_index(code)
@@ -244,6 +260,8 @@ def export_html(job: ExportJob) -> ExportResult:
     pages = _Pages(job)
     site = pages.site
     files = {site.index: pages.root_index()}
+    if pages.coverage:
+        files[pages.COVERAGE] = pages.coverage_page()
     done = 0
     for code, domains in site.tree:
         files[site.exam_index(code)] = pages.exam_index(code, domains)
