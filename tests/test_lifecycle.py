@@ -122,3 +122,38 @@ def test_an_unreadable_project_catalogue_stops_the_check_with_its_place(tmp_path
     code, out = _run(root, "--select", "V", "bank")
     assert code == 2 and out == ""
     assert "lifecycle.json:2:1: not valid JSON" in capsys.readouterr().err
+
+
+def _reference_mentions(text, cat):
+    """The reading the V rules had: one alternation of every name, longest first."""
+    import re
+    names = {}
+    for s in cat.services:
+        if s.verified:
+            names.update({n: (s, False) for n in s.names})
+            names.update({n: (s, True) for n in s.former if n not in names})
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
+    out = []
+    for m in re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", text):
+        service, former = names[m.group(0)]
+        if not any(text.startswith(other, m.start()) for other in service.excludes):
+            out.append((service.name, m.group(0), former, m.start()))
+    return out
+
+
+def test_mentions_read_what_one_alternation_of_every_name_reads():
+    from hypothesis import given, settings, strategies as st
+
+    cat = lifecycle.shipped()
+    names = sorted({n for s in cat.services for n in (*s.names, *s.former)})
+    pieces = st.sampled_from(names + ["Amazon", "AWS", "the", "for", "-", "s", "x", ".", " ", "Kinesis Data",
+                                      "SageMakerX", "Amazon SageMaker AI", "é"])
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(pieces, max_size=12))
+    def check(parts):
+        text = "".join(p if i % 2 else p + " " for i, p in enumerate(parts))
+        got = [(m.service.name, m.name, m.former, m.start) for m in mentions(text, cat)]
+        assert got == _reference_mentions(text, cat), text
+
+    check()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterator
 
 from qlint.diagnostic import Edit, Fix
 from qlint.model import ITEM_TYPES, Question
+from qlint.prose.views import view
 from qlint.project.lifecycle import Catalogue, Service, catalogue, check_date
 from qlint.rules import Finding, Option, rule
 
@@ -24,34 +24,74 @@ class Mention:
     start: int
 
 
-@lru_cache(maxsize=8)
-def _matcher(cat: Catalogue) -> tuple[re.Pattern[str] | None, dict[str, tuple[Service, bool]]]:
-    """One pattern for every verified name and former name, longest first, so that "Amazon
-    SageMaker Debugger" is read before "Amazon SageMaker". Case-sensitive and whole-word, so
-    "forecast the demand" and "monitor the endpoint" are ordinary words, not products."""
+def _build_matcher(cat: Catalogue) -> tuple[re.Pattern[str] | None, dict[str, tuple[Service, bool]], dict[str, tuple[str, ...]]]:
+    """Every verified name and former name, grouped by first word and longest first, so that
+    "Amazon SageMaker Debugger" is read before "Amazon SageMaker", and a pattern for the first
+    words. Case-sensitive and whole-word, so "forecast the demand" and "monitor the endpoint" are
+    ordinary words, not products. (One alternation of every name was the V rules' main cost: the
+    regex engine tries each name at each position.)"""
     names: dict[str, tuple[Service, bool]] = {}
     for s in cat.services:
         if s.verified:
             names.update({n: (s, False) for n in s.names})
             names.update({n: (s, True) for n in s.former if n not in names})
     if not names:
-        return None, names
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])"), names
+        return None, names, {}
+    by_first: dict[str, list[str]] = {}
+    for n in sorted(names, key=lambda n: (-len(n), n)):
+        by_first.setdefault(n.split(" ", 1)[0], []).append(n)
+    starts = "|".join(re.escape(w) for w in sorted(by_first, key=lambda w: (-len(w), w)))
+    return (re.compile(rf"(?<![\w-])(?:{starts})(?![\w-])"), names,
+            {w: tuple(ns) for w, ns in by_first.items()})
 
 
-def mentions(text: str, cat: Catalogue) -> list[Mention]:
-    """The catalogue's services named in `text`, each span read once (the longest name wins)."""
-    pattern, names = _matcher(cat)
+# Keyed on the catalogue object itself: hashing a frozen Catalogue walks every service (about 8 us),
+# and the four V rules ask for the matcher for every text of every question.
+_MATCHERS: list[tuple[Catalogue, tuple]] = []
+
+
+def _matcher(cat: Catalogue) -> tuple[re.Pattern[str] | None, dict[str, tuple[Service, bool]], dict[str, tuple[str, ...]]]:
+    for known, built in _MATCHERS:
+        if known is cat:
+            return built
+    built = _build_matcher(cat)
+    _MATCHERS[:] = [*_MATCHERS[-7:], (cat, built)]
+    return built
+
+
+def mentions(text: str, cat: Catalogue) -> tuple[Mention, ...]:
+    """The catalogue's services named in `text`, each span read once (the longest name wins).
+    Memoised per text and catalogue: V001-V004 read the same texts."""
+    memo = view(text)._memo
+    key = (mentions, id(cat))  # the catalogue is held alive by _MATCHERS, so its id is not reused
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _mentions(text, cat)
+    return found
+
+
+_WORD_CHAR = re.compile(r"[\w-]")
+
+
+def _mentions(text: str, cat: Catalogue) -> tuple[Mention, ...]:
+    pattern, names, by_first = _matcher(cat)
     if pattern is None:
-        return []
-    out = []
-    for m in pattern.finditer(text):
-        service, former = names[m.group(0)]
-        if any(text.startswith(other, m.start()) for other in service.excludes):
-            continue
-        out.append(Mention(service, m.group(0), former, m.start()))
-    return out
+        return ()
+    out: list[Mention] = []
+    end = 0
+    for start in pattern.finditer(text):
+        at = start.start()
+        if at < end:
+            continue  # inside the name just read
+        for name in by_first[start.group(0)]:
+            after = at + len(name)
+            if text.startswith(name, at) and not _WORD_CHAR.match(text, after):
+                service, former = names[name]
+                end = after
+                if not any(text.startswith(other, at) for other in service.excludes):
+                    out.append(Mention(service, name, former, at))
+                break
+    return tuple(out)
 
 
 def _context(ctx):
