@@ -21,10 +21,11 @@ PREVIEW_FLOORS = {
     ("kananinirav-clf-c02", "foreign-expl"): 0.85,
     ("snts42-cloudcertprep", "foreign-expl"): 0.87,
 }
-# Default rules below the target, held at what they reach on this 500-question sample: K019 on
-# snts42's moved keys (40.2%; 39.1% on all 1,070 at seed 59), K012 on its pasted explanations
-# (79.6%; the rest mostly on snts42 items whose options carry no reasons, where K012 is preview).
-DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.38,
+# Default rules below the target, held at what they reach on this 500-question sample: K019 and
+# K004 on snts42's moved keys (53.3%; 51.6% on all 1,070 at seed 59), K012 on its pasted
+# explanations (81.3%; the rest mostly on snts42 items whose options carry no reasons, where K012
+# is preview).
+DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.50,
                                                 ("snts42-cloudcertprep", "foreign-expl"): 0.75}
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.
@@ -133,8 +134,14 @@ def test_a_silent_checker_fails_the_suite():
 def test_only_default_rules_count_as_caught():
     """Preview rules (off unless `preview = true`) are reported beside, never in, the caught count."""
     cs = _suite()
-    assert "K004" not in cs.default_rules() and {"K010", "K011"} <= set(cs.default_rules())
-    (result,) = cs.run(cs.bank_items(), seed=12, checker=cs.Checker(("K004",)))
+    assert "K015" not in cs.default_rules() and {"K004", "K010", "K011"} <= set(cs.default_rules())
+    # K004 is preview on items whose options carry no reasons: strip them, and its catches there
+    # are reported beside the count, not in it
+    items = cs.bank_items()
+    for item in items:
+        for o in item.data.get("options", []):
+            o.pop("rationale", None)
+    (result,) = cs.run(items, seed=12, checker=cs.Checker(("K004",)))
     moved = result.rows["key-moved"]
     assert moved.caught == 0 < moved.caught_all  # K004 alone catches some, none of them counted
 

@@ -155,7 +155,7 @@ def unicode_variants(base: dict) -> list[dict]:
 
 
 def leftover_variants(base: dict) -> list[dict]:
-    """A question with one flaw of the reason and leftover rules each (K016-K019, F004, F005): the
+    """A question with one flaw of the reason and leftover rules each (K004, K016-K019, F004, F005): the
     mutants' phrases hold few of them, and adding phrases would reshuffle every mutant."""
     key = next(i for i, o in enumerate(base["options"]) if o.get("correct"))
     wrong = next(i for i, o in enumerate(base["options"]) if not o.get("correct"))
@@ -167,6 +167,8 @@ def leftover_variants(base: dict) -> list[dict]:
         lambda q: q.update(explanation=q["explanation"] + " [Note to editor: check the figures.]"),
         lambda q: q["options"][key].update(text=q["options"][key]["text"] + " (correct)"),
         lambda q: q.update(stem=q["stem"].rstrip() + " (Answer: B)"),
+        # K004: an explanation that opens by arguing for a distractor and never names the key
+        lambda q: q.update(explanation="Use " + q["options"][wrong]["text"] + " here, which fits this scenario well."),
         # K019: a distractor's kind of reason on the key (the lead-in's last words, negated)
         lambda q: q["options"][key].update(
             rationale="It is close, but it does not " + " ".join(q["stem"].rstrip(" ?").split()[-4:]) + "."),

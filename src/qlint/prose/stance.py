@@ -80,7 +80,8 @@ def option_words(text: str) -> frozenset[str]:
     skip = _SKIP
     for t in _WORD.findall(plain):  # one pass: this runs on every option, stem and rationale
         t = t.strip("-'")
-        for p in (t, *filter(None, t.split("-"))) if "-" in t else (t,):
+        # "up-front" is also "upfront", "pre-trained" "pretrained": writers spell them both ways
+        for p in (t, t.replace("-", ""), *filter(None, t.split("-"))) if "-" in t else (t,):
             if len(p) >= _NAME_MIN and p.lower() not in skip:
                 keep.append(p)
     return frozenset(map(stem, keep))
@@ -222,7 +223,7 @@ _NEG = (r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|ma
 _NEG_TAIL = r"(?!\s+(?:only|just|merely|always|necessarily|solely|so)\b)"
 _VERDICTS = (r"|\b(?:is|are) (?:a|an|the|only|just|merely)\b[^,;:]{0,80}? rather than\b"
              r"|\b(?:is|are) (?:the )?opposite of\b|\b(?:is|are) false\b"
-             r"|\b(?:incorrect|wrong|unsuitable|inappropriate|unrelated|irrelevant|insufficient|inadequate"
+             r"|\b(?:incorrect|inaccurate|untrue|wrong|unsuitable|inappropriate|unrelated|irrelevant|insufficient|inadequate"
              r"|not (?:the )?(?:correct|right|best|appropriate|suitable|ideal|answer|solution|designed|intended"
              r"|meant|relevant|related|responsible|capable|a|an))\b")
 REFUTE = re.compile(rf"\b(?:{_NEG})\b{_NEG_TAIL}(?!\s+(?:\w+\s+)?(?:{_BURDEN}))" + _VERDICTS, re.I)
@@ -326,13 +327,15 @@ OPENING_YES = re.compile(r"^\W*(?:yes|yep)\s*[:.,;!\-–—]", re.I)
 _CONDITIONAL_NOT = re.compile(r"^[^,;:.]{0,30}\b(?:if|unless|when|without)\b", re.I)
 
 
-def refutes(text: str, words: frozenset[str]) -> str | None:
+def refutes(text: str, words: frozenset[str], strict: bool = False) -> str | None:
     """The refuting phrase if a main clause whose subject is the option (named by `words`, or a
-    pronoun) negates a predicate or carries a negative verdict; else None."""
+    pronoun) negates a predicate or carries a negative verdict; else None. `strict`: only "it",
+    "this", "they", "these" stand for the option ("the customer-facing application cannot ..."
+    is about the application)."""
     for c in clauses(text):
         for m in REFUTE.finditer(c):
             head = _clause_head(c, m.start())
-            if head is not None and _subject_is(head, words):
+            if head is not None and (_about(head, words) if strict else _subject_is(head, words)):
                 return m.group(0)
     return None
 
@@ -480,6 +483,6 @@ def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozens
             if burden and stem(verb) not in {stem(w) for w in ownhit}:
                 ownhit = frozenset()  # "does not need servers" under "Serverless" names no claim of the key
             if ((main or consequence) and _asked_words(said, asked, burden)) or (
-                    len(ownhit) >= 2 and len(option_words(before) & own) <= 1):
+                    len(ownhit - option_words(before)) >= 2 and len(option_words(before) & own) <= 2):
                 return (m.group(0) + tail).strip()
     return None
