@@ -9,7 +9,7 @@ import yaml
 
 from qlint.importers import IMPORTERS
 
-from authoring_helpers import make_project, run, schema_errors
+from kit.authoring import make_project, run, schema_errors
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
 

@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 
-from authoring_helpers import make_project, run, schema_errors
+from kit.authoring import make_project, run, schema_errors
 from conftest import BANK, REPO
-from exportkit import image_project
+from kit.export import image_project
 
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring_helpers import make_project, run
+from kit.authoring import make_project, run
 from qlint.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"

@@ -22,7 +22,7 @@ from qlint.reports.github import escape_data, escape_property
 from qlint.rules import RULES
 
 from conftest import REPO
-from reports_support import (CONTEXT, DIAGNOSTICS, ODD, TRICKY, assert_valid_sarif, report_validator,
+from kit.reports import (CONTEXT, DIAGNOSTICS, ODD, TRICKY, assert_valid_sarif, report_validator,
                              schema_errors)
 
 GOLDEN = REPO / "tests" / "golden"
