@@ -66,6 +66,13 @@ def test_formats_are_pure(fmt):
     assert diagnostics == DIAGNOSTICS
 
 
+def test_the_reports_doc_describes_every_format():
+    """docs/reports.md has a section per format and names each in the --output-format row."""
+    doc = (REPO / "docs" / "reports.md").read_text(encoding="utf-8")
+    (row,) = [line for line in doc.splitlines() if line.startswith("| `--output-format NAME`")]
+    assert [f for f in REPORTERS.names() if f"\n### `{f}`" not in doc or f"`{f}`" not in row] == []
+
+
 # --- SARIF -----------------------------------------------------------------------------------
 
 
