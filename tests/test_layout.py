@@ -32,7 +32,6 @@ TESTED_IN = {
     "lint/engine.py": "test_runner.py",
     "lint/interrupts.py": "test_interrupt_exports.py",
     "lint/results.py": "test_runner.py",
-    "lint/selection.py": "test_cli.py",  # --select / --ignore
     "lint/settings.py": "test_cli.py",  # the options of one run
     "lint/workers.py": "test_runner.py",
     "authoring/bank_init.py": "test_init.py",
