@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO
 from qlint.cli import main
-from browserkit import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
+from kit.browser import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
 
 SAMPLE = REPO / "examples" / "synthetic-responses.csv"
 

@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 import pytest
 
-from analyzekit import findings
+from kit.analyze import findings
 from conftest import REPO, script
 from qlint.cli import main
 from qlint.itemanalysis.data import ItemKey, Responses

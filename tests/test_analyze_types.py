@@ -111,7 +111,7 @@ def test_simulated_cells_read_back_to_their_masks(keys):
 def test_a_swapped_key_is_found_at_its_step_or_prompt(keys, seed):
     """Simulated learners who know the material put two adjacent parts the other way round: R002
     names one of the two, and no other ordering or matching item gets an R002."""
-    from analyzekit import findings
+    from kit.analyze import findings
 
     sim = script("simulate_responses")
     items = [keys[i] for i in sorted(keys)]

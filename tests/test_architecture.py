@@ -187,19 +187,44 @@ def test_readme_names_every_package_where_it_lives():
     assert missing == set()
 
 
-# One left: the import round-trip property tests share their Hypothesis strategies with the
-# item-type round trips; they move to a kit once helper "msgs"' round-trip work has landed.
-TEST_IMPORTS_ALLOWED: set[tuple[str, str]] = set()
+# What a test file may import from tests/ besides the kit (tests/kit/) and conftest, and why each
+# stays where it is rather than in the kit.
+OUTSIDE_THE_KIT = {
+    "rulecases": "the rule-case runner: every file in tests/cases and tests/bank_cases names it as its format",
+    "hostile": "the hostile corpus and write-safety cases, also run as `python -m tests.hostile.writes` for docs/safety.md",
+    "yaml_ls_client": "the yaml-language-server client, beside the npm project it drives (tests/yaml_ls/)",
+}
 
 
-def test_test_files_import_kits_not_other_test_files():
-    """Helpers live in the kits (conftest, exportkit, authoring_helpers, browserkit, ...): a test
-    file that imports another runs that file's module-level setup and couples the two."""
-    tests = REPO / "tests"
-    names = {p.stem for p in tests.glob("test_*.py")}
+def local_imports_outside_the_kit(tests: Path) -> set[tuple[str, str]]:
+    """(importing file, module) for every import, by a test file or a kit module, of a module of
+    `tests` that is neither the kit nor conftest nor in OUTSIDE_THE_KIT: a test file that imports
+    another runs that file's module-level setup and couples the two; a helper outside the kit is
+    one a newcomer does not find."""
+    local = {p.stem for p in tests.glob("*.py")} | {p.name for p in tests.iterdir() if p.is_dir() and any(p.glob("*.py"))}
+    allowed = {"kit", "conftest", *OUTSIDE_THE_KIT}
     found = set()
-    for path in sorted(tests.glob("test_*.py")):
+    for path in sorted(tests.glob("test_*.py")) + sorted((tests / "kit").glob("*.py")):
         for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                continue  # `from . import x` inside the kit
             targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            found |= {(path.stem, t) for t in targets if t in names}
-    assert "test_architecture" in names and found - TEST_IMPORTS_ALLOWED == set()
+            found |= {(path.relative_to(tests).as_posix(), t) for t in targets
+                      if t.split(".")[0] in local and t.split(".")[0] not in allowed}
+    return found
+
+
+def test_test_files_import_only_the_kit_and_conftest():
+    tests = REPO / "tests"
+    assert (tests / "kit" / "export.py").exists() and local_imports_outside_the_kit(tests) == set()
+    assert {n for n in OUTSIDE_THE_KIT if not (tests / f"{n}.py").exists() and not (tests / n).is_dir()} == set()
+
+
+def test_the_kit_guard_sees_a_helper_outside_the_kit_and_a_test_file_imported(tmp_path):
+    (tmp_path / "kit").mkdir()
+    for name, text in {"conftest.py": "", "kit/__init__.py": "", "kit/export.py": "import test_b\n",
+                       "helpers.py": "", "test_a.py": "from kit.export import x\nfrom conftest import y\nimport helpers\n",
+                       "test_b.py": "def f():\n    from test_a import z\n"}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert local_imports_outside_the_kit(tmp_path) == {("test_a.py", "helpers"), ("test_b.py", "test_a"),
+                                                        ("kit/export.py", "test_b")}

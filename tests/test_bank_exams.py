@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from authoring_helpers import run
+from kit.authoring import run
 from conftest import BANK, REPO
 
 FINDING = re.compile(r"^(.+?):\d+:\d+: ([A-Z]\d{3}) ", re.M)

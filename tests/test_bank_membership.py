@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 
-from authoring_helpers import run
+from kit.authoring import run
 from conftest import BANK
 
 BANK_CODES = re.compile(r": (B\d{3}) ")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from authoring_helpers import make_project, question_yaml, run
-from reports_support import report_validator, schema_errors
+from kit.authoring import make_project, question_yaml, run
+from kit.reports import report_validator, schema_errors
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
 

@@ -15,11 +15,11 @@ import yaml
 from lxml import etree
 
 from conftest import BANK, REPO
-from exportkit import (shown, png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
+from kit.export import (shown, png, load_bank, manifest_hrefs, missing_from_package, read_package, resolve, export,
                        sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
 from qlint.markup import render, render_inline
-from qti_readback import plain
+from kit.qti_readback import plain
 
 from text2qti.config import Config  # a test dependency: missing, the test must fail, not skip
 from text2qti.qti import QTI
@@ -320,7 +320,7 @@ def test_markup_injection_stays_text(tmp_path):
 # condition that adds to SCORE; its comment the `not` condition's feedback), and scored by running
 # the QTI 1.2 response conditions.
 
-from exportkit import export_types, md_words, question  # noqa: E402
+from kit.export import export_types, md_words, question  # noqa: E402
 
 
 def _canvas_matching(item) -> dict:

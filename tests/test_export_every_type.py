@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conftest import BANK
-from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, TYPES, case, export, formats, read_package, type_exams
+from kit.export import SAMPLE_MULTIPLE, SAMPLE_SINGLE, TYPES, case, export, formats, read_package, type_exams
 from qlint.exporters import EXPORTERS
 from qlint.model import ITEM_TYPES, Question
 

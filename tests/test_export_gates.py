@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from exportkit import png, refused, sample_question, write_question
+from kit.export import png, refused, sample_question, write_question
 from qlint.exporters import EXPORTERS, ExportJob, ExportResult, exporter
 from qlint.exporters.kit.problems import ExportError, Problem, problem
 from qlint.exporters.pipeline import ExportRequest, Filters, Linted, export_bank, place

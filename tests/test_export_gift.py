@@ -12,8 +12,8 @@ with warnings.catch_warnings():  # pygiftparser calls locale.getdefaultlocale() 
     warnings.simplefilter("ignore", DeprecationWarning)
     from pygiftparser import parser as pygift
 
-import gift_reference
-from exportkit import shown, HOSTILE, banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
+from kit import gift_reference
+from kit.export import shown, HOSTILE, banks, export, exported, hostile_project, load_questions, mixed  # noqa: F401
 from qlint.markup import render
 from qlint.exporters.kit.feedback import compact
 from qlint.exporters.lms.gift import escape
@@ -125,7 +125,7 @@ def test_warnings_name_the_file_for_what_gift_cannot_carry(tmp_path, banks):
 
 # -- ordering, matching and case studies (issue 13) --------------------------------------------
 
-from exportkit import case, export_types, md_words, question, words  # noqa: E402
+from kit.export import case, export_types, md_words, question, words  # noqa: E402
 from qlint.exporters.kit.breakdown import plain_text  # noqa: E402
 
 

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 import pytest
 from lxml import html as lhtml
 
-from exportkit import banks, export, exported, hostile_project, load_questions  # noqa: F401
+from kit.export import banks, export, exported, hostile_project, load_questions  # noqa: F401
 
 
 def _sha(text: str) -> str:
@@ -92,7 +92,7 @@ def test_table_alignment_uses_classes_not_inline_styles(tmp_path, banks):
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
 from qlint.exporters.web import _type_words as tw  # noqa: E402
-from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, export_types  # noqa: E402
+from kit.export import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, export_types  # noqa: E402
 
 
 @pytest.fixture(scope="module")

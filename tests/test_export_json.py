@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from exportkit import shown, banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
+from kit.export import shown, banks, export, exported, hostile_project, image_project, load_questions  # noqa: F401
 from conftest import REPO
 from qlint.markup import render
 
@@ -81,7 +81,7 @@ def test_images_are_embedded_and_hostile_text_kept(tmp_path):
 
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
-from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, export_types, load  # noqa: E402
+from kit.export import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, export_types, load  # noqa: E402
 
 # The keys of a single/multiple record, in order: new item types must not add any to them.
 CHOICE_KEYS = ["id", "exam", "exam_name", "domain", "domain_name", "type", "choose", "status", "difficulty", "tags", "tasks",
@@ -158,7 +158,7 @@ def test_choice_records_keep_exactly_their_keys_beside_the_new_types(tmp_path, b
 
 
 def test_scenario_images_are_embedded(tmp_path):
-    from exportkit import png
+    from kit.export import png
 
     folder = copy_types(tmp_path)
     (folder / "cases" / "flow.png").write_bytes(png())

@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 
 from qlint.exporters.web.markdown_pages import DETAILS_CLOSE, DETAILS_OPEN, DETAILS_OPENS
 
-from exportkit import shown, HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
+from kit.export import shown, HOSTILE, banks, export, exported, hostile_project, load_questions, plain  # noqa: F401
 
 # The seed page's order; the answer is folded in <details> below the choices, as the HTML site hides it.
 SEED_ORDER = ["# ", "> **⚠ Common exam trap**", "## Answer choices", "## Why each option matters", DETAILS_OPEN,
@@ -101,7 +101,7 @@ def test_raw_html_stays_inert(tmp_path, exported, bank):
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
 from qlint.exporters.web import _type_words as tw  # noqa: E402
-from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, edit, export_types, load  # noqa: E402
+from kit.export import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, copy_types, edit, export_types, load  # noqa: E402
 
 
 def _order(text: str, marks: list[str]) -> None:

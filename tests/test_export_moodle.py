@@ -13,7 +13,7 @@ from moodle_xml_parser.parser import parse_file
 from qlint.markup import render
 from qlint.exporters.kit.feedback import compact
 
-from exportkit import (ALLOWED_GRADES, banks, export, exported, hostile_project, image_project,  # noqa: F401
+from kit.export import (ALLOWED_GRADES, banks, export, exported, hostile_project, image_project,  # noqa: F401
                             load_questions, mixed, plain, words_of)
 
 
@@ -149,19 +149,19 @@ def test_grades_stay_on_moodles_list_for_every_key_count(keys):
             assert abs(sum(grades)) < 1e-3  # ticking every box scores nothing
 
 
-# -- ordering, matching and case studies (issue 13), read back by tests/moodle_reference.py ----
+# -- ordering, matching and case studies (issue 13), read back by tests/kit/moodle_reference.py ----
 
 
 import shutil  # noqa: E402
 
 import yaml  # noqa: E402
 
-import moodle_reference  # noqa: E402
+from kit import moodle_reference  # noqa: E402
 from conftest import BANK  # noqa: E402
-from exportkit import shown, load_bank, png, refused  # noqa: E402
+from kit.export import shown, load_bank, png, refused  # noqa: E402
 from qlint.exporters import EXPORTERS, ExportJob  # noqa: E402
 from qlint.model import Case, Question  # noqa: E402
-from exportkit import TYPES, case, export_types, md_words, question, words  # noqa: E402
+from kit.export import TYPES, case, export_types, md_words, question, words  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -303,7 +303,7 @@ def test_single_and_multiple_output_is_unchanged_by_the_new_types(tmp_path, bank
 
 
 def test_hostile_text_in_steps_prompts_and_responses_reads_back_exactly(tmp_path):
-    from exportkit import HOSTILE
+    from kit.export import HOSTILE
     from qlint.exporters.kit.breakdown import plain_text
 
     matching, ordering = question("matching.yaml"), question("ordering.yaml")

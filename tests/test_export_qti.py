@@ -11,13 +11,13 @@ import pytest
 from lxml import etree
 
 from conftest import BANK, REPO
-from exportkit import (INJECTION, formats, refused, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
+from kit.export import (INJECTION, formats, refused, png, load_bank, load_cases, manifest_hrefs, missing_from_package, read_package, resolve,
                        export, sample_question, unlisted_in_manifest, write_question, xml)
 from qlint.cli import main
 from qlint.model import Question
-from qti_readback import comparable, expected, read_item
-from qti_readback import read_package as read_back
-from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
+from kit.qti_readback import comparable, expected, read_item
+from kit.qti_readback import read_package as read_back
+from kit.xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
 PNG = png()  # a real PNG: exports refuse a file whose bytes are not what its name says
 

@@ -17,10 +17,10 @@ from lxml import etree
 from pyslet.qtiv2.variables import ItemSessionState
 
 from conftest import REPO
-from exportkit import read_package, xml
+from kit.export import read_package, xml
 from qlint.cli import main
-from qti_readback import read_item
-from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
+from kit.qti_readback import read_item
+from kit.xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
 pytestmark = pytest.mark.slow  # third-party QTI readers and converters over whole packages
 

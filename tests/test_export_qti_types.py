@@ -16,12 +16,12 @@ import yaml
 from lxml import etree
 
 from conftest import REPO
-from exportkit import (CASE_ID, CASE_ITEMS, MATCHING, ORDERING, export_types_package as run, fixtures, missing_from_package,
+from kit.export import (CASE_ID, CASE_ITEMS, MATCHING, ORDERING, export_types_package as run, fixtures, missing_from_package,
                        read_package, refused, resolve, unlisted_in_manifest, xml)
 from qlint.model import Case, Question
-from qti_readback import comparable, expected, expected_case, read_item, read_stimulus
-from qti_readback import read_package as read_back
-from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
+from kit.qti_readback import comparable, expected, expected_case, read_item, read_stimulus
+from kit.qti_readback import read_package as read_back
+from kit.xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
 FORMATS = ("qti21", "qti30")
 
@@ -373,7 +373,7 @@ def test_an_ordering_with_no_keyed_step_is_refused_naming_file_and_line(tmp_path
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_markup_in_steps_pairs_and_scenario_stays_text_and_validates(tmp_path, fmt, request):
-    from exportkit import INJECTION
+    from kit.export import INJECTION
 
     questions, cases, _ = fixtures()
     hostile = []

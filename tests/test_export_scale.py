@@ -8,11 +8,11 @@ import pytest
 from lxml import etree
 
 import synthbank
-from exportkit import formats, load_bank, missing_from_package, read_package, export, unlisted_in_manifest, xml
+from kit.export import formats, load_bank, missing_from_package, read_package, export, unlisted_in_manifest, xml
 from qlint.loading.schema import validate
-from qti_readback import comparable, expected
-from qti_readback import read_package as read_back
-from xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
+from kit.qti_readback import comparable, expected
+from kit.qti_readback import read_package as read_back
+from kit.xsd import cp21_xsd, cp30_xsd, qti21_xsd, qti30_xsd  # noqa: F401  (session fixtures)
 
 pytestmark = pytest.mark.slow  # a 300-question bank through every packaged exporter, validated item by item
 

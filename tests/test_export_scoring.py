@@ -21,9 +21,9 @@ from jsonschema import Draft202012Validator
 from lxml import etree
 from moodle_xml_parser.parser import parse_file
 
-import gift_reference
+from kit import gift_reference
 from conftest import REPO
-from exportkit import shown, export, load_questions, read_package, xml
+from kit.export import shown, export, load_questions, read_package, xml
 from qlint.cli import main
 from qlint.model import Question
 

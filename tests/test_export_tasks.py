@@ -16,7 +16,7 @@ from lxml import etree
 from qlint.importers import IMPORTERS, ImportJob
 from qlint.model import Question
 
-from exportkit import export, load_questions
+from kit.export import export, load_questions
 from conftest import REPO
 
 LOM = "http://ltsc.ieee.org/xsd/LOM"

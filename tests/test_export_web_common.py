@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from exportkit import (refused, formats, banks, export, exported, image_project, load_questions,  # noqa: F401
+from kit.export import (refused, formats, banks, export, exported, image_project, load_questions,  # noqa: F401
                             tree_bytes)
 from conftest import REPO
 

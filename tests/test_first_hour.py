@@ -17,7 +17,7 @@ from qlint.cli import build_parser
 from qlint.exporters import EXPORTERS
 from qlint.importers import IMPORTERS
 
-from authoring_helpers import run
+from kit.authoring import run
 from conftest import BANK, REPO, SHARED_REASON
 
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from authoring_helpers import make_project, question_yaml, run
+from kit.authoring import make_project, question_yaml, run
 
 MULTI = question_yaml("mla-c01-dev-fix-me", key=0).replace("type: single", "type: multiple\nchoose: 2").replace(
     "    text: Data parallelism\n    correct: false", "    text: Data parallelism\n    correct: true")

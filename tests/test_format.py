@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from qlint.authoring.formatter import key_order
 
-from authoring_helpers import make_project, run
+from kit.authoring import make_project, run
 from conftest import BANK, examples
 
 MESSY = """\

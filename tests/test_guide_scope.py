@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lifecyclekit import _codes, _project, _question, _run
+from kit.lifecycle import _codes, _project, _question, _run
 
 from qlint.rules.lifecycle import _in_scope
 

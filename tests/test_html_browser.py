@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from browserkit import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
+from kit.browser import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
 from conftest import REPO
-from exportkit import export, hostile_project, load_questions, plain
+from kit.export import export, hostile_project, load_questions, plain
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +168,7 @@ def test_indexes_lead_to_pages_and_fit_a_phone(browser, site):
 
 # --- ordering, matching and case studies (issue 13) -----------------------------------------
 
-from exportkit import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, export_types  # noqa: E402
+from kit.export import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_id, export_types  # noqa: E402
 from qlint.exporters.web import _type_words as tw  # noqa: E402
 
 

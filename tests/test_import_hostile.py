@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring_helpers import make_project, qti21_package_files, run
+from kit.authoring import make_project, qti21_package_files, run
 
 SECRET = "qlint-secret-d41d8cd9"  # the content of a file the hostile inputs try to read
 

@@ -11,10 +11,10 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from authoring_helpers import make_project, pairs_of, run, schema_errors, steps_of, imported_text
+from kit.authoring import make_project, pairs_of, run, schema_errors, steps_of, imported_text
 from conftest import REPO
-from exportkit import shown
-from exportkit import case, export_types, question
+from kit.export import shown
+from kit.export import case, export_types, question
 
 
 

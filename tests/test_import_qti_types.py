@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from conftest import REPO
 from qlint.cli import main
-from exportkit import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, export_types_package as run
+from kit.export import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, export_types_package as run
 
 FORMATS = ("qti21", "qti30")
 
@@ -161,9 +161,9 @@ def test_a_21_case_with_the_test_left_out_keeps_the_items_in_package_order(tmp_p
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_case_with_references_and_an_image_comes_back_whole(tmp_path, fmt, capsys, monkeypatch):
-    from exportkit import missing_from_package, png, unlisted_in_manifest
+    from kit.export import missing_from_package, png, unlisted_in_manifest
     from qlint.model import Case
-    from exportkit import fixtures
+    from kit.export import fixtures
 
     monkeypatch.chdir(REPO)
     _, cases, _ = fixtures()

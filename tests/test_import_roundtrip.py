@@ -47,7 +47,7 @@ from qlint.model import Question
 from qlint.prose.soundness import option_errors
 
 from conftest import BANK, examples
-from roundtripkit import (DOMAINS, EXAM, OPTION_TEXT_FIELDS, TEXT_FIELDS, canonical_text, ids, punct_word,  # noqa: F401
+from kit.roundtrip import (DOMAINS, EXAM, OPTION_TEXT_FIELDS, TEXT_FIELDS, canonical_text, ids, punct_word,  # noqa: F401
                           round_trip, word, LETTERS, token, canonical_line)
 
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from roundtripkit import DOMAINS, canonical_line, canonical_text, ids, punct_word, round_trip, word
+from kit.roundtrip import DOMAINS, canonical_line, canonical_text, ids, punct_word, round_trip, word
 
 # A word first, as in canonical text: `2)` or `1.` at the start would be list syntax, not plain text.
 plain_words = st.tuples(word, st.lists(st.one_of(word, punct_word), max_size=3)).map(lambda t: " ".join([t[0], *t[1]]))

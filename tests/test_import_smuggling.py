@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring_helpers import make_project, qti21_package_files, run
+from kit.authoring import make_project, qti21_package_files, run
 from conftest import REPO
 
 SECRET = "qlint-secret-5f2a9c"  # text of a file outside the source folder

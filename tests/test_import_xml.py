@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 
-from authoring_helpers import make_project, run, schema_errors
+from kit.authoring import make_project, run, schema_errors
 from conftest import BANK, REPO
-from exportkit import image_project
+from kit.export import image_project
 
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
@@ -267,3 +267,15 @@ def test_not_a_package_or_not_moodle(capsys, project):
     code, _out, err = run(capsys, "import", "--from", "moodle", "other.xml")
     assert code == 1 and "the root element is <html>, not <quiz>: not Moodle XML" in err
     assert not list((project / "bank").rglob("*.yaml"))[1:]  # only the exam definition
+
+
+def test_a_message_that_quotes_a_position_is_not_read_as_one(capsys, project):
+    """A source's own text that looks like `file:line:col: ` (a question named after a time) stays
+    in the message: problems are records, the diagnostic is placed where the importer found it."""
+    (project / "clock.xml").write_text(
+        "<quiz>\n<question type='truefalse'>\n<name><text>Shift 10:30:15: night</text></name>\n"
+        "<questiontext><text>Is it late?</text></questiontext>\n</question>\n</quiz>\n", encoding="utf-8")
+    code, _out, err = run(capsys, "import", "--from", "moodle", "clock.xml")
+    assert code == 1
+    assert ("clock.xml:2:1: I001 could not map: truefalse question 'Shift 10:30:15: night': only multichoice, "
+            "match and ordering questions are imported") in err, err

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from exportkit import image_project, load_questions, export, png, refused
+from kit.export import image_project, load_questions, export, png, refused
 from qlint.cli import main
 from qlint.exporters import EXPORTERS
 

@@ -12,7 +12,7 @@ import yaml
 
 from qlint.authoring.bank_init import DISTRIBUTION, HookSource, precommit_text
 
-from authoring_helpers import make_project, run
+from kit.authoring import make_project, run
 from conftest import REPO
 from yaml_ls_client import MISSING, check_scaffold_in_editor
 

@@ -9,7 +9,7 @@ import shutil
 import pytest
 import yaml
 
-from authoring_helpers import run
+from kit.authoring import run
 from conftest import REPO
 from qlint.bank.entry import BankEntry
 from qlint.bank.similarity import near_duplicates

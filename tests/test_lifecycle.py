@@ -12,7 +12,7 @@ import pytest
 from qlint.project import lifecycle
 from qlint.rules.lifecycle import mentions
 
-from lifecyclekit import _codes, _project, _question, _run
+from kit.lifecycle import _codes, _project, _question, _run
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -10,10 +10,10 @@ import shutil
 import pytest
 import yaml
 
-from exportkit import copy_project, read_package, xml
-from exportkit import CASE_PATH, TYPES, case, question
+from kit.export import copy_project, read_package, xml
+from kit.export import CASE_PATH, TYPES, case, question
 from qlint.cli import main
-from authoring_helpers import imported_text, pairs_of, steps_of
+from kit.authoring import imported_text, pairs_of, steps_of
 
 Q = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
 PLACES = {"ordering.yaml": "deployment-orchestration", "case-single.yaml": "deployment-orchestration",

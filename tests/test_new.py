@@ -11,7 +11,7 @@ import yaml
 from qlint.lint.engine import check_file, load_exams, make_settings
 from qlint.cli.config import load_config
 
-from authoring_helpers import make_project, run
+from kit.authoring import make_project, run
 
 
 def fill(text: str) -> str:

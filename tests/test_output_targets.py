@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring_helpers import make_project, run
+from kit.authoring import make_project, run
 from qlint.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
@@ -184,3 +184,16 @@ def test_a_symlink_output_inside_its_folder_is_written_through_by_its_target_kin
     assert main(["export", "-f", "json", "-o", str(outside / "out.json")]) == 2
     assert "is a symbolic link to" in _said(capsys)
     shutil.rmtree(outside)
+
+
+def test_an_output_name_that_looks_like_a_position_stays_the_path(tmp_path, in_repo, capsys):
+    """The message of a refused output names it as given; text in it that reads `x:1:2: ` is no
+    position (diagnostics are built from records, never parsed back from strings)."""
+    site = tmp_path / "night 10:30:15: shift"
+    site.mkdir()
+    (site / "notes.txt").write_text("mine\n", encoding="utf-8")
+    assert main(["export", "-f", "html", "-o", str(site)]) == 2
+    said = _said(capsys)
+    assert (f"{site}:1:1: E001 {site} is not empty and was not written by qlint export; "
+            "choose a new or empty folder") in said, said
+    assert (site / "notes.txt").read_text(encoding="utf-8") == "mine\n"

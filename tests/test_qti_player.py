@@ -29,12 +29,12 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from exportkit import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_bank, load_cases, load_questions, plain
+from kit.export import SAMPLE_MULTIPLE, SAMPLE_SINGLE, export, load_bank, load_cases, load_questions, plain
 from qlint.model import MATCHING as MATCHING_TYPE
 from qlint.model import ORDERING as ORDERING_TYPE
 from qlint.model import Question
-from exportkit import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, fixtures
-from browserkit import ARGS, CHROMIUM
+from kit.export import CASE_ID, CASE_ITEMS, MATCHING, ORDERING, TYPES, fixtures
+from kit.browser import ARGS, CHROMIUM
 
 PLAYER = REPO / "tests" / "qti_player"
 MODULES = PLAYER / "node_modules"

@@ -14,7 +14,7 @@ from qlint.cli.commands.check import choose_formats
 from qlint.reports import REPORTERS
 
 from conftest import BANK, REPO, standalone_sample
-from reports_support import assert_valid_sarif, report_validator, schema_errors
+from kit.reports import assert_valid_sarif, report_validator, schema_errors
 
 GOOD = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"
 LINE = re.compile(r"^[^:]+:\d+:\d+: [A-Z]\d{3} .+ \([a-z0-9-]+\)$")

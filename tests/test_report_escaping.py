@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLE
-from exportkit import copy_project
+from kit.export import copy_project
 from qlint.cli import main
 
 # ESC [2K erases the line, CR returns to its start: a raw print would show only the forged text.

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from qlint.reports._common import indented_json
 
 from conftest import examples
-from reports_support import CONTEXT, DIAGNOSTICS, TRICKY
+from kit.reports import CONTEXT, DIAGNOSTICS, TRICKY
 
 
 def _reference(value: object) -> str:

@@ -22,7 +22,7 @@ from qlint.reports.github import escape_data, escape_property
 from qlint.rules import RULES
 
 from conftest import REPO
-from reports_support import (CONTEXT, DIAGNOSTICS, ODD, TRICKY, assert_valid_sarif, report_validator,
+from kit.reports import (CONTEXT, DIAGNOSTICS, ODD, TRICKY, assert_valid_sarif, report_validator,
                              schema_errors)
 
 GOLDEN = REPO / "tests" / "golden"
@@ -64,6 +64,13 @@ def test_formats_are_pure(fmt):
     diagnostics = list(DIAGNOSTICS)
     assert REPORTERS.get(fmt)(diagnostics, CONTEXT) == REPORTERS.get(fmt)(list(DIAGNOSTICS), CONTEXT)
     assert diagnostics == DIAGNOSTICS
+
+
+def test_the_reports_doc_describes_every_format():
+    """docs/reports.md has a section per format and names each in the --output-format row."""
+    doc = (REPO / "docs" / "reports.md").read_text(encoding="utf-8")
+    (row,) = [line for line in doc.splitlines() if line.startswith("| `--output-format NAME`")]
+    assert [f for f in REPORTERS.names() if f"\n### `{f}`" not in doc or f"`{f}`" not in row] == []
 
 
 # --- SARIF -----------------------------------------------------------------------------------

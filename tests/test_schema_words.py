@@ -12,7 +12,7 @@ import pytest
 from qlint.loading.schema import shown_pattern, validate
 from qlint.loading.schema_words import pattern_words
 
-from authoring_helpers import run
+from kit.authoring import run
 from conftest import BANK, REPO
 
 SCHEMAS = sorted((REPO / "schema").glob("*.schema.json"))

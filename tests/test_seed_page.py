@@ -13,7 +13,7 @@ import yaml
 from qlint.lint.engine import check_file, load_exams, make_settings
 from qlint.cli.config import load_config
 
-from authoring_helpers import make_project, run
+from kit.authoring import make_project, run
 from conftest import REPO, require_shared
 
 SEED = ("seeds", "000_29ab6b21403c29f5.txt")

@@ -8,7 +8,7 @@ import yaml
 from qlint.bank.entry import BankEntry
 from qlint.bank.statistics import key_balance
 
-from authoring_helpers import make_project, question_yaml, run
+from kit.authoring import make_project, question_yaml, run
 
 
 def bank_of(tmp_path, monkeypatch, count=12, key=1, **kw):

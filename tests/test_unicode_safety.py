@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BANK
-from exportkit import load_bank, export, refused, sample_question, write_question
+from kit.export import load_bank, export, refused, sample_question, write_question
 from qlint.bank import Bank
 from qlint.bank.entry import BankEntry
 from qlint.cli import main

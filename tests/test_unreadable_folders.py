@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from authoring_helpers import make_project, question_yaml, run
+from kit.authoring import make_project, question_yaml, run
 
 LOCKED = "locked"
 

@@ -12,7 +12,7 @@ from qlint.lint.engine import load_document
 from qlint.loading.errors import LoadError
 from qlint.cli.config import load_config
 
-from authoring_helpers import run
+from kit.authoring import run
 from conftest import BANK, REPO
 
 SAMPLE = BANK / "mla-c01" / "model-development" / "layer-split-across-gpus.yaml"

@@ -20,8 +20,8 @@ from qlint.files import UnsafePathError
 from qlint.model import Case, Question
 from qlint.paths import display_path
 from qlint.project.exams import Exam
-from qlint.loading.document import Document, document_for
-from qlint.loading.errors import LoadError
+from qlint.loading.document import Document
+from qlint.loading.problems import place
 from qlint.rules import RULES, reported
 
 DEFAULT_STATUS = ("published", "review")
@@ -147,29 +147,6 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     out.diagnostics += [placed(w.code, w, documents) for w in result.warnings]
     out.exported, out.written, out.left_out = len(questions) - result.left_out, result.written, result.left_out
     return out
-
-
-def place(found: Problem, documents: dict[str, Document | None] | None = None) -> tuple[int, int]:
-    """(line, col) of a problem's value in its file: the one place export problems are located,
-    through the Document the lint read (read again, with the reader's size limit, only when the
-    lint did not hold it; once per export with `documents`); line 1 when it cannot be read (or the
-    problem names no value)."""
-    if found.pointer is None:
-        return 1, 1
-    documents = {} if documents is None else documents
-    if found.path not in documents:
-        try:
-            documents[found.path] = document_for(found.path)
-        except (OSError, ValueError, LoadError):
-            documents[found.path] = None
-    doc = documents[found.path]
-    if doc is None:
-        return 1, 1
-    try:
-        span = doc.span(found.pointer, within=found.within)
-    except (ValueError, LoadError):
-        return 1, 1
-    return span.line, span.col
 
 
 def placed(code: str, found: Problem, documents: dict[str, Document | None] | None = None) -> Diagnostic:

@@ -51,7 +51,13 @@ class ImportResult:
 
 
 class SourceError(Exception):
-    """The source cannot be read as this format at all (exit 2)."""
+    """The source cannot be read as this format at all (exit 2). A parser that knows where names
+    the file inside a package (`part`, "" for the source itself) and the 1-based line and column;
+    the pipeline places it there (the message never carries the position)."""
+
+    def __init__(self, message: str, part: str = "", line: int = 0, col: int = 0) -> None:
+        super().__init__(message)
+        self.message, self.part, self.line, self.col = message, part, line, col
 
 
 @dataclass(frozen=True)

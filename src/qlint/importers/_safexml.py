@@ -42,31 +42,32 @@ def parser() -> etree.XMLParser:
                            dtd_validation=False, remove_comments=True, remove_pis=True)
 
 
-def _position(data: bytes, offset: int) -> str:
+def _position(data: bytes, offset: int) -> tuple[int, int]:
     line = data.count(b"\n", 0, offset) + 1
     col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-    return f"{line}:{col}"
+    return line, col
 
 
-def parse(data: bytes, name: str) -> etree._Element:
-    """The document's root element; SourceError naming `name:line:col` for a DOCTYPE or bad XML."""
+def parse(data: bytes, part: str = "") -> etree._Element:
+    """The document's root element; SourceError at the line and column of a DOCTYPE or bad XML,
+    in `part` (the file inside a package; "" for the source itself)."""
     at = doctype_at(data)
     if at is not None:
-        raise SourceError(f"{name}:{_position(data, at)}: the XML declares a DOCTYPE; "
+        raise SourceError("the XML declares a DOCTYPE; "
                           "qlint refuses DTDs and entity declarations (they can expand without bound or read "
-                          "local files), and neither QTI nor Moodle XML needs one")
+                          "local files), and neither QTI nor Moodle XML needs one", part, *_position(data, at))
     try:
         root = etree.fromstring(data, parser())
     except etree.XMLSyntaxError as exc:
         line, col = exc.position if exc.position else (1, 1)
         message = re.sub(r",? line \d+, column \d+$", "", str(exc.msg or exc)).strip()
         if "excessive depth" in message.lower():  # libxml2's limit; its advice (XML_PARSE_HUGE) is not ours to take
-            raise SourceError(f"{name}:{line}:{col}: the XML nests deeper than libxml2's limit of 256 elements (a question nests about "
-                              "10); qlint refuses it") from None
-        raise SourceError(f"{name}:{line}:{col}: not well-formed XML: {message}") from None
+            raise SourceError("the XML nests deeper than libxml2's limit of 256 elements (a question nests about "
+                              "10); qlint refuses it", part, line, col) from None
+        raise SourceError(f"not well-formed XML: {message}", part, line, col) from None
     tree = root.getroottree()
     if tree.docinfo.internalDTD is not None or tree.docinfo.doctype:
-        raise SourceError(f"{name}:1:1: the XML declares a DOCTYPE; qlint refuses DTDs and entity declarations")
+        raise SourceError("the XML declares a DOCTYPE; qlint refuses DTDs and entity declarations", part, 1, 1)
     for el in root.iter(etree.Entity):
-        raise SourceError(f"{name}:{el.sourceline or 1}:1: the XML uses an entity reference qlint does not expand")
+        raise SourceError("the XML uses an entity reference qlint does not expand", part, el.sourceline or 1, 1)
     return root

@@ -84,7 +84,7 @@ def read_scenario(el: etree._Element, job: ImportJob, category: tuple[str, str, 
 @importer("moodle", "Moodle XML: multiple-choice, match and ordering questions with categories, feedback, tags and images", suffixes=(".xml",),
           reads="bytes")
 def read_moodle(job: ImportJob) -> ImportResult:
-    root = parse(job.data, job.source.name)
+    root = parse(job.data)  # the source itself: its errors are placed on it
     result = ImportResult()
     if local(root) != "quiz":
         result.unmapped.append(Unmapped(root.sourceline or 1, f"the root element is <{local(root)}>, not <quiz>: not Moodle XML"))

@@ -16,10 +16,11 @@ from qlint.importers import Imported, Importer, ImportJob, ImportResult, SourceE
 from qlint.importers._package import PackageLimits
 from qlint.importers._sources import read_regular, sources
 from qlint.loading.errors import LoadError
+from qlint.loading.problems import Problem, place as position
 from qlint.paths import display_path
 from qlint.project.config import Config
 from qlint.project.exams import Exam
-from qlint.rules import reported
+from qlint.rules import RULES, reported
 
 MAX_SOURCE_BYTES = PackageLimits().max_entry_bytes
 
@@ -75,6 +76,14 @@ def at(shown: str, part: str, line: int) -> str:
     return shown + (f"/{part}" if part else "") + (f":{line}" if line else "")
 
 
+def placed(code: str, found: Problem) -> Diagnostic:
+    """A problem in a source as a Diagnostic of `code`, its path as the source is shown (with the
+    file inside a package), at the line and column the importer found."""
+    rule = RULES.get(code)
+    line, col = position(found)
+    return Diagnostic(found.path, line, col, code, rule.name, rule.severity, found.message)
+
+
 def _images(q: Imported, output: Path, force: bool, planned: dict[Path, bytes | str]) -> list[str]:
     """Plan the question's images (packaged with it) into the bank; problems as messages. An
     existing file with the same bytes is kept; with other bytes it needs --force."""
@@ -117,14 +126,15 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
             out.failed += 1
             continue
         except SourceError as exc:
-            out.diagnostics.append(reported("I002", shown, str(exc), inside=True))
+            out.diagnostics.append(placed("I002", Problem(at(shown, exc.part, 0), None, exc.message, line=exc.line, col=exc.col)))
             out.failed += 1
             continue
         except Exception as exc:  # an importer bug: write nothing from this run
             out.internal.append(internal_error(shown, f"importing it as {request.fmt}", exc))
             continue
         unmapped = list(result.unmapped) + [u for q in result.questions for u in q.unmapped]
-        out.diagnostics += [reported("I001", at(shown, u.part, 0), f"could not map: {u.message}", u.line) for u in unmapped]
+        out.diagnostics += [placed("I001", Problem(at(shown, u.part, 0), None, f"could not map: {u.message}", line=u.line))
+                            for u in unmapped]
         out.unmapped += len(unmapped)
         for q in result.questions:
             where = at(shown, q.part, q.line)
@@ -143,13 +153,14 @@ def import_sources(imp: Importer, request: ImportRequest, config: Config, exams:
                                    f"{config.limits.max_file_bytes:,} bytes (max-file-bytes), so it was not written")
                 planned[target] = text
                 for problem in _images(q, request.output, request.force, planned):
-                    out.diagnostics.append(reported("I003", place, problem, q.line))
+                    out.diagnostics.append(placed("I003", Problem(place, None, problem, line=q.line)))
                     out.failed += 1
             except (FileExistsError, UnsafePathError, TooLarge) as exc:
-                out.diagnostics.append(reported("I003", place, str(exc), q.line))
+                out.diagnostics.append(placed("I003", Problem(place, None, str(exc), line=q.line)))
                 out.failed += 1
             except (LoadError, FormatError) as exc:
-                out.diagnostics.append(reported("I003", place, f"cannot write {display_path(str(target))}: {exc}", q.line))
+                out.diagnostics.append(placed("I003", Problem(place, None, f"cannot write {display_path(str(target))}: {exc}",
+                                                              line=q.line)))
                 out.failed += 1
             except Exception as exc:
                 out.internal.append(internal_error(shown, f"converting the question at {where}", exc))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from qlint.diagnostic import Severity
@@ -49,6 +49,8 @@ class Selection:
     root: Path
     preview: bool = False  # preview mode: rules also run on the item shapes they are preview for
     named: frozenset[str] = frozenset()  # codes selected by exact code or name (as preview rules are)
+    # scope -> its enabled rules, in registry order: asked twice per file, a scan of every rule each time
+    _by_scope: dict[str, tuple[Rule, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, select, extend_select, ignore, per_file_ignores, severity, root: Path,
@@ -69,8 +71,11 @@ class Selection:
                           if c == s.strip().upper() or r.name == s.strip())
         return cls(frozenset(enabled), per_file, sev, root, preview, named)
 
-    def rules(self, scope: str) -> list[Rule]:
-        return [r for c, r in RULES.items() if r.scope == scope and c in self.enabled]
+    def rules(self, scope: str) -> tuple[Rule, ...]:
+        found = self._by_scope.get(scope)
+        if found is None:
+            found = self._by_scope[scope] = tuple(r for c, r in RULES.items() if r.scope == scope and c in self.enabled)
+        return found
 
     def runs_preview_of(self, rule: Rule) -> bool:
         """The rule also runs on the item shapes it is preview for: in preview mode, or when it

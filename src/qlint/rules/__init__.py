@@ -212,17 +212,8 @@ def by_name_or_code(key: str) -> Rule | None:
     return None
 
 
-_LOCATED = re.compile(r"^(.+?):(\d+):(\d+): (.*)$", re.S)
-
-
-def reported(code: str, path: str, message: str, line: int = 1, col: int = 1, *, inside: bool = False) -> Diagnostic:
-    """A diagnostic of a declared code (a pipeline's, a loader's) at its name and default severity.
-    A message that starts `file:line:col: ` (as exporters and parsers raise them) is placed there,
-    the prefix dropped; with `inside`, that file is one inside `path` (a package's part:
-    `pkg` and `items/q.xml` give `pkg/items/q.xml`; `quiz.xml` and `quiz.xml` stay `quiz.xml`)."""
+def reported(code: str, path: str, message: str, line: int = 1, col: int = 1) -> Diagnostic:
+    """A diagnostic of a declared code (a pipeline's, a loader's) at its name and default severity,
+    at `path`:`line`:`col` as given: the message is never searched for a position."""
     found = RULES.get(code)
-    m = _LOCATED.match(message)
-    if m:
-        inner, line, col, message = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
-        path = (path if path.endswith(inner) else f"{path}/{inner}") if inside else inner
     return Diagnostic(path, line or 1, col or 1, code, found.name, found.severity, message)

@@ -1,20 +1,15 @@
-"""What an export refuses or cannot carry, as a record: the file, the JSON pointer of the value an
-author must edit, and the message. The export pipeline places each record at line:col through
-the file as it was loaded (`pipeline.place`); no exporter formats `path:line:col` itself."""
+"""What an export refuses or cannot carry, as a record (`loading/problems.Problem`, shared with the
+importers): the file, the JSON pointer of the value an author must edit, and the message. The
+export pipeline places each record at line:col through the file as it was loaded
+(`loading/problems.place`); no exporter formats `path:line:col` itself."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
+from qlint.loading.problems import Problem
 
-@dataclass(frozen=True)
-class Problem:
-    path: str  # the question or case file; or the output, for what concerns the export as a whole
-    pointer: str | None  # JSON pointer of the value; None: the file as a whole (placed at 1:1)
-    message: str
-    code: str = "E003"  # the diagnostic it becomes as a warning (a refusal is always E001)
-    within: str = ""  # a part of the value to point at (an image path inside a text)
+__all__ = ["ExportError", "Problem", "about_output", "problem"]
 
 
 class _Sourced(Protocol):

@@ -5,7 +5,7 @@ key order are the correct response, distractor steps are extra choices, and `min
 `maxChoices` = the number of keyed steps. Matching is a `matchInteraction` of two `simpleMatchSet`s
 (prompts, then responses) whose `RESPONSE` is a `multiple` set of `directedPair`s "prompt response".
 Each step, pair and response that has a rationale gets a row in the one reveal (the modal
-feedback): docs/exports-qti.md documents the mapping, tests/qti_readback.py reads it back.
+feedback): docs/exports-qti.md documents the mapping, tests/kit/qti_readback.py reads it back.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The official QTI schemas in ../shared/schemas, compiled once per test session by two independent
 engines (libxml2 through lxml, and the pure-Python xmlschema). Import the fixtures into a test module:
-`from xsd import qti21_xsd, qti30_xsd, cp21_xsd, cp30_xsd`.
+`from kit.xsd import qti21_xsd, qti30_xsd, cp21_xsd, cp30_xsd`.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import yaml
 
 from qlint.cli import main as qlint_main
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _run(root: Path, *args: str) -> tuple[int, str]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from lxml import etree
 
-from exportkit import resolve, xml
+from kit.export import resolve, xml
 from qlint.markup import render, render_inline
 from qlint.model import Question
 
