@@ -12,9 +12,9 @@ from html import unescape
 
 import pytest
 
-from browserkit import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
+from kit.browser import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
 from conftest import REPO
-from exportkit import export, load_questions
+from kit.export import export, load_questions
 from qlint.project.guide import question_tasks
 
 
