@@ -31,6 +31,8 @@ SCHEMAS = sorted((REPO / "schema").glob("*.schema.json"))
 # until it is listed here.
 GOOD = {
     "^[A-Z0-9][A-Z0-9-]{1,31}$": "MLA-C01",
+    "^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$": "pt-BR",
+    "^sha256:[0-9a-f]{64}$": "sha256:" + "0123456789abcdef" * 4,
     "^[a-z0-9][a-z0-9-]{0,63}$": "data-preparation",
     "^[a-z0-9][a-z0-9-]{2,79}$": "mla-c01-prep-athena-ctas-join",
     "^[a-z0-9][a-z0-9-]{0,47}$": "model-parallel",

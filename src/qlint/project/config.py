@@ -39,6 +39,8 @@ class Config:
     limits: Limits = Limits()
     format: "FormatOptions" = field(default_factory=lambda: FormatOptions())
     date: str = ""  # the date lifecycle rules judge by (YYYY-MM-DD); "" = today (project/lifecycle.py)
+    lang: str = "en"  # the language of a question without `lang:` (BCP 47)
+    languages: tuple[str, ...] = ()  # the bank's languages: each needs a translation of every item (L004)
     scoring: str = "partial"  # [export] scoring: multiple-response credit in every export (all-or-nothing | partial)
 
     @cached_property  # asked once per file: resolve once
