@@ -1,0 +1,102 @@
+"""What the translation rules (L codes) compare between a question and its source, small enough
+to keep in every bank entry: the answer structure (ids, keys, choose, match pairs, step order,
+case), the content hash, and per text field a digest of its normal form, its word count without
+product names, and the product names it holds.
+
+Kept as one JSON string per entry (`BankEntry.parity`), decoded only for the pairs compared.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from hashlib import blake2b
+from typing import Any, Iterable
+
+from qlint.model import Question, text_fields
+from qlint.project.contenthash import content_hash, normal_text
+
+# A vendor's product name as written: "Amazon" or "AWS" and the capitalised words after it
+# ("Amazon S3", "AWS Glue DataBrew"); a name ends before a lower-case word or a full stop.
+_VENDOR = r"(?:Amazon|AWS)(?: [A-Z0-9][\w-]*(?:\.[\w-]+)*)+"
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_PARTS = ("options", "steps", "prompts", "responses")
+
+
+@lru_cache(maxsize=8)
+def name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """The names that stay as written in every language (longest first, whole words,
+    case-sensitive), and any vendor product name."""
+    listed = "|".join(re.escape(n) for n in sorted(set(names), key=lambda n: (-len(n), n)) if n.strip())
+    alternatives = f"{listed}|{_VENDOR}" if listed else _VENDOR
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+
+
+def _digest(text: str) -> str:
+    return blake2b(normal_text(text).encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _field(pointer: str, text: str, pattern: re.Pattern[str]) -> list[Any]:
+    found = sorted({m.group(0) for m in pattern.finditer(text)})
+    rest = pattern.sub(" ", re.sub(r"`[^`]*`|https?://\S+", " ", text))  # code and addresses stay too
+    return [pointer, _digest(text), len(_WORD.findall(rest)), found]
+
+
+def record(data: dict[str, Any], names: tuple[str, ...] = ()) -> str:
+    """The JSON text kept in the bank entry (see `Parity`)."""
+    pattern = name_pattern(names)
+    q = Question("", data)
+    shape = {
+        "type": q.type, "choose": data.get("choose"), "case": data.get("case") or "",
+        "options": [[o.id, o.correct] for o in q.options],
+        "steps": [[s.id, s.correct] for s in q.steps],
+        "prompts": [[p.id, p.match] for p in q.prompts],
+        "responses": [r.id for r in q.responses],
+    }
+    texts = [_field(pointer, text, pattern) for pointer, text in text_fields(q)]
+    return json.dumps([data.get("source_hash") or "", content_hash(data), shape, texts],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Text:
+    pointer: str
+    digest: str
+    words: int  # words besides product names, code and addresses
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Parity:
+    source_hash: str
+    content_hash: str
+    shape: dict[str, Any]
+    texts: dict[str, Text]  # by field key: "stem", "options[grid].text", "prompts[drift].rationale"
+
+    @classmethod
+    def of(cls, blob: str) -> "Parity":
+        source_hash, chash, shape, texts = json.loads(blob)
+        ids = {part: [p[0] if isinstance(p, list) else p for p in shape.get(part, [])] for part in _PARTS}
+        by_key = {}
+        for pointer, digest, words, names in texts:
+            by_key[field_key(pointer, ids)] = Text(pointer, digest, words, tuple(names))
+        return cls(source_hash, chash, shape, by_key)
+
+    def part_ids(self, part: str) -> list[str]:
+        return [p[0] if isinstance(p, list) else p for p in self.shape.get(part, [])]
+
+
+def field_key(pointer: str, ids: dict[str, list[str]]) -> str:
+    """"/options/2/text" -> "options[grid].text": the same field in a translation that lists the
+    parts in another order."""
+    bits = pointer.strip("/").split("/")
+    if len(bits) == 3 and bits[0] in ids and bits[1].isdigit() and int(bits[1]) < len(ids[bits[0]]):
+        return f"{bits[0]}[{ids[bits[0]][int(bits[1])]}].{bits[2]}"
+    return ".".join(bits)
+
+
+def catalogue_names(services: Iterable[Any]) -> tuple[str, ...]:
+    """Every name of the lifecycle catalogue's services, current and former."""
+    return tuple(n for s in services for n in (*s.names, *s.former))
