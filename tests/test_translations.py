@@ -3,23 +3,28 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from pathlib import Path
 
 import pytest
+import yaml
 
+from qlint.cli import main
 from qlint.cli.config import load_config
 from qlint.loading.schema import validate
 from qlint.project.config import ConfigError
 
 from conftest import REPO
+from rulecases import qlint
+from translationkit import TRANSLATIONS, bilingual_bank, edit
 
 SAMPLE = REPO / "bank" / "mla-c01" / "model-development" / "bayesian-tuning.yaml"
 HASH = "sha256:" + "ab" * 32
 
 
 def _sample() -> dict:
-    import yaml
-
     return yaml.safe_load(SAMPLE.read_text(encoding="utf-8"))
 
 
@@ -59,16 +64,121 @@ def test_a_bad_language_tag_is_a_configuration_error(tmp_path: Path):
 
 
 def test_a_translation_without_its_source_hash_says_why(tmp_path: Path):
-    from qlint.cli import main
-
     text = SAMPLE.read_text(encoding="utf-8").replace(
         "status: published\n", "status: published\ntranslation_of: mla-c01-dev-other-question\n")
     (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
-    import contextlib
-    import io
-
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(["check", "--no-cache", "--select", "S", str(tmp_path / "q.yaml")])
     assert code == 1
     assert "missing required field 'source_hash' in the document (translation_of needs it" in out.getvalue()
+
+
+# --- the two-language copy of the sample bank (tests/translationkit.py) ------------------------
+
+CONTAINER, GPUS, MATCH = (Path(n).name for n in TRANSLATIONS)
+
+
+def _findings(root: Path, *select: str) -> list[tuple[str, str, str]]:
+    """(file name, code, message) of `qlint check` on the copy, sorted."""
+    code, out = qlint(root, "check", "--no-cache", "--output-format", "json",
+                      *(("--select", ",".join(select)) if select else ()))
+    found = sorted((Path(d["path"]).name, d["code"], d["message"]) for d in json.loads(out)["diagnostics"])
+    assert code == (1 if found else 0), out
+    return found
+
+
+def test_the_clean_two_language_copy_has_no_finding(tmp_path):
+    bilingual_bank(tmp_path)
+    assert _findings(tmp_path) == []  # every rule, the English prose rules on the Spanish text too
+
+
+def _plant(bank: Path, name: str) -> Path:
+    return bank / "mla-c01" / "model-development" / name
+
+
+# (what is planted, the edit: (file, old, new), the findings: (file name, code, words of the message))
+PLANTS = [
+    ("an unknown source id", (GPUS, "translation_of: mla-c01-dev-layer-split-gpus", "translation_of: mla-c01-dev-layer-split-gpu"),
+     [(GPUS, "L001", "did you mean 'mla-c01-dev-layer-split-gpus'")]),
+    ("a translation in the source's language", (GPUS, "lang: es", "lang: en"), [(GPUS, "L001", "same language")]),
+    ("another key", (GPUS, "text: Paralelismo de datos\n    correct: false", "text: Paralelismo de datos\n    correct: true"),
+     [(GPUS, "L002", "option 'data-parallel' is a key here")]),
+    ("an option id renamed", (GPUS, "id: parameter-server", "id: param-server"),
+     [(GPUS, "L002", "lacks the source's 'parameter-server'")]),
+    ("steps swapped", (CONTAINER, "  - id: build-image", "  - id: build-image-tmp"), None),  # see below
+    ("a prompt matched to another response", (MATCH, "match: deepar", "match: k-means"),
+     [(MATCH, "L002", "prompt 'product-demand' matches 'k-means' here")]),
+    ("the explanation left in English", (GPUS, None, None), [(GPUS, "L005", "the same text as the source's")]),
+    ("Amazon S3 translated", (CONTAINER, "están en Amazon S3.", "están en el almacenamiento simple de Amazon."),
+     [(CONTAINER, "L006", "'Amazon S3' in the source")]),
+    ("a configured name translated", (MATCH, "text: Random Cut Forest (RCF)", "text: Bosque de cortes aleatorios (RCF)"),
+     [(MATCH, "L006", "'Random Cut Forest' in the source")]),
+]
+
+
+def _swap_steps(path: Path) -> None:
+    """The first two keyed steps in the other order (ids, texts and rationales move together)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["steps"][0], data["steps"][1] = data["steps"][1], data["steps"][0]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def _english_explanation(path: Path, bank: Path) -> None:
+    source = yaml.safe_load(_plant(bank, "layer-split-across-gpus.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["explanation"] = source["explanation"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+@pytest.mark.parametrize("what, change, expected", PLANTS, ids=[p[0] for p in PLANTS])
+def test_every_planted_parity_break_is_reported(tmp_path, what, change, expected):
+    bank = bilingual_bank(tmp_path)
+    name, old, new = change
+    if what == "steps swapped":
+        _swap_steps(_plant(bank, name))
+        expected = [(CONTAINER, "L002", "the steps are in another order than the source's")]
+    elif what == "the explanation left in English":
+        _english_explanation(_plant(bank, name), bank)
+    else:
+        edit(_plant(bank, name), old, new)
+    found = _findings(tmp_path, "L")
+    assert [(f, c) for f, c, _ in found] == [(f, c) for f, c, _ in expected], found
+    for (_, _, message), (_, _, words) in zip(found, expected):
+        assert words in message
+
+
+def test_a_source_changed_since_its_translation_makes_it_stale(tmp_path):
+    bank = bilingual_bank(tmp_path)
+    edit(_plant(bank, "builtin-algorithm-match.yaml"), "XGBoost trains gradient-boosted trees", "XGBoost trains boosted trees")
+    found = _findings(tmp_path, "L")
+    assert [(f, c) for f, c, _ in found] == [(MATCH, "L003")]
+    from qlint.project.contenthash import content_hash
+
+    now = content_hash(yaml.safe_load(_plant(bank, "builtin-algorithm-match.yaml").read_text(encoding="utf-8")))
+    assert now in found[0][2]  # the message gives the hash to record once the translation follows
+    # re-wrapping the source changes no meaning: not stale
+    bank2 = bilingual_bank(tmp_path / "again")
+    edit(_plant(bank2, "builtin-algorithm-match.yaml"), "labels it learns from.", "labels it\n      learns from.")
+    assert _findings(tmp_path / "again", "L") == []
+
+
+def test_a_configured_language_reports_each_question_without_its_translation(tmp_path):
+    bank = bilingual_bank(tmp_path, languages=True)
+    found = _findings(tmp_path, "L")
+    sources = sorted(p.name for p in bank.rglob("*.yaml")
+                     if "exams" not in p.parts and "cases" not in p.parts and not p.name.endswith(".es.yaml")
+                     and yaml.safe_load(p.read_text(encoding="utf-8")).get("status") != "retired")
+    translated = {Path(s).name for s in TRANSLATIONS.values()}
+    assert [(f, c) for f, c, _ in found] == [(s, "L004") for s in sources if s not in translated]
+    assert len(found) == len(sources) - 3 and all("no translation into es" in m for _, _, m in found)
+
+
+def test_a_cached_run_sees_a_translation_change(tmp_path):
+    """The bank entry carries what L rules compare: an edit of the translation alone reaches them."""
+    bank = bilingual_bank(tmp_path)
+    args = ("check", "--select", "L", "--output-format", "json")
+    assert qlint(tmp_path, *args)[0] == 0
+    _english_explanation(_plant(bank, GPUS), bank)
+    code, out = qlint(tmp_path, *args)
+    assert code == 1 and [d["code"] for d in json.loads(out)["diagnostics"]] == ["L005"]
