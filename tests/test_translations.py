@@ -182,3 +182,85 @@ def test_a_cached_run_sees_a_translation_change(tmp_path):
     _english_explanation(_plant(bank, GPUS), bank)
     code, out = qlint(tmp_path, *args)
     assert code == 1 and [d["code"] for d in json.loads(out)["diagnostics"]] == ["L005"]
+
+
+# --- exports: --lang chooses a language, every format with a place carries it ------------------
+
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+SPANISH = sorted(yaml.safe_load((REPO / "tests" / "fixtures" / "translations" / Path(n).name).read_text(
+    encoding="utf-8"))["id"] for n in TRANSLATIONS)
+
+
+def _export(root: Path, fmt: str, out: str, *extra: str) -> Path:
+    code, shown = qlint(root, "export", "--format", fmt, "--output", out, "--no-zip", *extra)
+    assert code == 0, shown
+    return root / out
+
+
+@pytest.fixture(scope="module")
+def bilingual(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("bilingual")
+    bilingual_bank(root)
+    return root
+
+
+@pytest.mark.parametrize("fmt, tag", [("qti21", "assessmentItem"), ("qti30", "qti-assessment-item")])
+def test_qti_items_carry_xml_lang(bilingual, fmt, tag):
+    from lxml import etree
+
+    langs = {}
+    for lang in ("es", "en"):
+        out = _export(bilingual, fmt, f"{fmt}-{lang}", "--lang", lang)
+        for item in (out / "items").glob("*.xml"):
+            root = etree.parse(str(item)).getroot()
+            assert etree.QName(root).localname == tag
+            langs.setdefault(lang, []).append(root.get(XML_LANG))
+    assert langs["es"] == ["es"] * 3 and set(langs["en"]) == {"en"} and len(langs["en"]) >= 25
+
+
+def test_json_records_carry_lang_and_source(bilingual):
+    from jsonschema import Draft202012Validator
+
+    doc = json.loads(_export(bilingual, "json", "es.json", "--lang", "es").read_text(encoding="utf-8"))
+    Draft202012Validator(json.loads((REPO / "schema" / "export.schema.json").read_text(encoding="utf-8"))).validate(doc)
+    assert sorted(q["id"] for q in doc["questions"]) == SPANISH
+    assert {q["lang"] for q in doc["questions"]} == {"es"}
+    assert all(q["translation_of"] == q["id"].removesuffix("-es") for q in doc["questions"])
+    every = json.loads(_export(bilingual, "json", "all.json").read_text(encoding="utf-8"))["questions"]
+    assert {q["lang"] for q in every} == {"en", "es"} and sum(q["lang"] == "es" for q in every) == 3
+    assert all(q["translation_of"] is None for q in every if q["lang"] == "en")
+
+
+def test_html_pages_say_their_language(bilingual):
+    import re
+
+    lang_of = re.compile(r'<html lang="([^"]+)">')
+    es = _export(bilingual, "html", "site-es", "--lang", "es")
+    pages = {p.relative_to(es).as_posix(): lang_of.search(p.read_text(encoding="utf-8")).group(1) for p in es.rglob("*.html")}
+    assert set(pages.values()) == {"es"} and len(pages) >= 3 + 1  # the questions and the indexes
+    both = _export(bilingual, "html", "site-all")
+    seen = {lang_of.search(p.read_text(encoding="utf-8")).group(1) for p in both.rglob("*.html")}
+    assert seen == {"en", "es"}  # each question page its own language; the indexes the default
+
+
+def test_moodle_tags_the_language_and_the_import_reads_it_back(bilingual, tmp_path):
+    from lxml import etree
+
+    out = _export(bilingual, "moodle", "es.xml", "--lang", "es")
+    tags = [t.text for t in etree.parse(str(out)).iter("text") if t.getparent().tag == "tag"]
+    assert tags.count("lang:es") == 3
+    code, shown = qlint(bilingual, "import", "--from", "moodle", "--output", str(tmp_path / "back"), str(out))
+    assert code in (0, 1), shown
+    back = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in (tmp_path / "back").rglob("*.yaml")]
+    assert len(back) == 3 and {q.get("lang") for q in back} == {"es"}
+    assert not any("lang:es" in (q.get("tags") or []) for q in back)
+
+
+def test_lang_filter_counts_what_it_skipped_and_refuses_a_bad_tag(bilingual):
+    code, shown = qlint(bilingual, "export", "--format", "json", "--output", "x.json", "--lang", "es")
+    assert code == 0 and "Exported 3 questions" in shown and "by --lang" in shown
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code, _ = qlint(bilingual, "export", "--format", "json", "--output", "y.json", "--lang", "Spanish!")
+    assert code == 2 and "--lang 'Spanish!' is not a language tag" in err.getvalue()
+    assert not (bilingual / "y.json").exists()

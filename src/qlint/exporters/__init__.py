@@ -34,6 +34,7 @@ class ExportJob:
     bank_root: Path | None = None  # media paths must stay inside it
     progress: Callable[[int, int], None] | None = None  # (done, total), for a terminal progress bar
     cases: dict[str, Case] = field(default_factory=dict)  # case id -> case study its questions (`case:`) share
+    lang: str = "en"  # the language of a question without `lang:` (the configured default)
 
     def tick(self, done: int) -> None:
         if self.progress:

@@ -25,7 +25,7 @@ from qlint.loading.errors import LoadError
 from qlint.rules import RULES, reported
 
 DEFAULT_STATUS = ("published", "review")
-FILTER_ORDER = ("--exam", "--domain", "--tag", "--status")
+FILTER_ORDER = ("--exam", "--domain", "--tag", "--lang", "--status")
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class Filters:
     domains: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     statuses: tuple[str, ...] = DEFAULT_STATUS
+    lang: str = ""  # --lang: only questions in this language
+    default_lang: str = "en"  # the language of a question without `lang:`
 
     def skipped_by(self, data: dict[str, Any]) -> str | None:
         """The first filter (in FILTER_ORDER) that leaves this question out, or None when it is exported."""
@@ -43,6 +45,8 @@ class Filters:
             return "--domain"
         if self.tags and not set(self.tags) & set(data.get("tags") or []):
             return "--tag"
+        if self.lang and str(data.get("lang") or self.default_lang).lower() != self.lang.lower():
+            return "--lang"
         if data.get("status") == "retired":  # never exported, whatever --status asks for
             return "--status"
         return None if data.get("status") in self.statuses else "--status"
@@ -74,6 +78,7 @@ class ExportRequest:
     force: bool = False  # export even when the exported questions have lint errors
     bank_root: Path | None = None
     progress: Callable[[int, int], None] | None = None
+    lang: str = "en"  # the configured default language
 
 
 @dataclass
@@ -128,7 +133,7 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
              and isinstance(r.data.get("id"), str) and not any(d.code == "S001" for d in r.diagnostics)}
     job = ExportJob(questions=questions, exams=exams, output=request.output, zip=request.zip,
                     shuffle=request.shuffle, scoring=request.scoring, bank_root=request.bank_root,
-                    progress=request.progress, cases=cases)
+                    progress=request.progress, cases=cases, lang=request.lang)
     try:
         result = EXPORTERS.get(request.format).write(job)
     except ExportError as exc:  # a question the target cannot carry
