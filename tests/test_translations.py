@@ -264,3 +264,35 @@ def test_lang_filter_counts_what_it_skipped_and_refuses_a_bad_tag(bilingual):
         code, _ = qlint(bilingual, "export", "--format", "json", "--output", "y.json", "--lang", "Spanish!")
     assert code == 2 and "--lang 'Spanish!' is not a language tag" in err.getvalue()
     assert not (bilingual / "y.json").exists()
+
+
+# --- qlint analyze: one form per language -------------------------------------------------------
+
+
+def _responses(root: Path) -> tuple[Path, Path, Path]:
+    """The synthetic responses (English), the first 100 respondents' answers to the three
+    translated questions as Spanish learners' answers, and those English answers alone."""
+    rows = (REPO / "examples" / "synthetic-responses.csv").read_text(encoding="utf-8").splitlines()
+    sources = {i.removesuffix("-es") for i in SPANISH}
+    first = sorted({r.split(",")[0] for r in rows[1:]})[:100]
+    picked = [r for r in rows[1:] if r.split(",")[1] in sources and r.split(",")[0] in first]
+    spanish = [",".join([f"es-{w}", f"{q}-es", sel]) for w, q, sel in (r.split(",", 2) for r in picked)]
+    out = []
+    for name, body in (("en.csv", rows[1:]), ("es.csv", spanish), ("same.csv", picked)):
+        (root / name).write_text("\n".join([rows[0], *body]) + "\n", encoding="utf-8")
+        out.append(root / name)
+    return out[0], out[1], out[2]
+
+
+def test_analyze_keeps_statistics_per_language(bilingual, tmp_path):
+    en, es, same = _responses(tmp_path)
+    code, alone = qlint(bilingual, "analyze", str(en), "--output-format", "text", "--no-color")
+    code, both = qlint(bilingual, "analyze", str(en), str(es), "--output-format", "text", "--no-color", "--html", str(tmp_path / "report"))
+    lines = [ln for ln in both.splitlines() if ln.startswith(("en: ", "es: "))]
+    assert [ln[:3] for ln in lines] == ["en:", "es:"]
+    assert lines[0][4:] == alone.splitlines()[0]  # the English form is analysed as without the Spanish one
+    assert lines[1].startswith("es: 100 respondents, 3 items;")
+    # the Spanish form gives the statistics of the same answers to the English questions alone
+    _, reference = qlint(bilingual, "analyze", str(same), "--output-format", "text", "--no-color")
+    assert lines[1][4:] == reference.splitlines()[0]
+    assert (tmp_path / "report" / "en" / "index.html").is_file() and (tmp_path / "report" / "es" / "index.html").is_file()
