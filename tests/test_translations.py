@@ -296,3 +296,11 @@ def test_analyze_keeps_statistics_per_language(bilingual, tmp_path):
     _, reference = qlint(bilingual, "analyze", str(same), "--output-format", "text", "--no-color")
     assert lines[1][4:] == reference.splitlines()[0]
     assert (tmp_path / "report" / "en" / "index.html").is_file() and (tmp_path / "report" / "es" / "index.html").is_file()
+
+
+def test_the_translations_are_formatted_with_the_language_fields_in_schema_order(bilingual):
+    code, shown = qlint(bilingual, "format", "--check", *[str(bilingual / "bank" / n) for n in TRANSLATIONS])
+    assert code == 0, shown
+    text = (bilingual / "bank" / next(iter(TRANSLATIONS))).read_text(encoding="utf-8")
+    assert text.index("status:") < text.index("lang:") < text.index("translation_of:") < text.index("source_hash:") \
+        < text.index("difficulty:")
