@@ -16,37 +16,66 @@ from hashlib import blake2b
 from typing import Any, Iterable
 
 from qlint.model import Question, text_fields
-from qlint.project.contenthash import content_hash, normal_text
+from qlint.project.contenthash import content_hash
 
 # A vendor's product name as written: "Amazon" or "AWS" and the capitalised words after it
 # ("Amazon S3", "AWS Glue DataBrew"); a name ends before a lower-case word or a full stop.
 _VENDOR = r"(?:Amazon|AWS)(?: [A-Z0-9][\w-]*(?:\.[\w-]+)*)+"
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _PARTS = ("options", "steps", "prompts", "responses")
 
 
+_VENDOR_NAME = re.compile(rf"(?<![\w-]){_VENDOR}(?![\w-])")
+_WORDISH = re.compile(r"[\w-]")
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names that stay as written in every language: any vendor product name, and the
+    listed names (whole words, case-sensitive, longest first); `in_text` lists those a text holds."""
+
+    listed: tuple[str, ...]
+
+    def in_text(self, text: str) -> list[str]:
+        spans: list[tuple[int, int]] = []
+        if "Amazon" in text or "AWS" in text:
+            spans = [m.span() for m in _VENDOR_NAME.finditer(text)]
+        # each listed name by str.find (C speed), where no longer name already stands
+        for name in self.listed:
+            at = text.find(name)
+            while at >= 0:
+                end = at + len(name)
+                whole = (at == 0 or not _WORDISH.match(text[at - 1])) and (end == len(text) or not _WORDISH.match(text[end]))
+                if whole and not any(s <= at and end <= e for s, e in spans):
+                    spans.append((at, end))
+                at = text.find(name, end)
+        return [text[s:e] for s, e in sorted(spans)]
+
+
 @lru_cache(maxsize=8)
-def name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    """The names that stay as written in every language (longest first, whole words,
-    case-sensitive), and any vendor product name."""
-    listed = "|".join(re.escape(n) for n in sorted(set(names), key=lambda n: (-len(n), n)) if n.strip())
-    alternatives = f"{listed}|{_VENDOR}" if listed else _VENDOR
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+def names_of(names: tuple[str, ...]) -> Names:
+    # a vendor name the vendor pattern reads whole needs no search of its own
+    listed = {n for n in names if n.strip() and not (_VENDOR_NAME.fullmatch(n))}
+    return Names(tuple(sorted(listed, key=lambda n: (-len(n), n))))
 
 
 def _digest(text: str) -> str:
-    return blake2b(normal_text(text).encode("utf-8"), digest_size=8).hexdigest()
+    # spacing and wrapping aside (a translation left as it was is equal however it is wrapped)
+    return blake2b(" ".join(text.split()).encode("utf-8"), digest_size=8).hexdigest()
 
 
-def _field(pointer: str, text: str, pattern: re.Pattern[str]) -> list[Any]:
-    found = sorted({m.group(0) for m in pattern.finditer(text)})
-    rest = pattern.sub(" ", re.sub(r"`[^`]*`|https?://\S+", " ", text))  # code and addresses stay too
-    return [pointer, _digest(text), len(_WORD.findall(rest)), found]
+_CODE_OR_URL = re.compile(r"`[^`]*`|https?://\S+")
+
+
+def _field(pointer: str, text: str, names: Names) -> list[Any]:
+    found = names.in_text(text)
+    counted = _CODE_OR_URL.sub(" ", text) if "`" in text or "://" in text else text  # code and addresses stay too
+    words = len(counted.split()) - sum(len(name.split()) for name in found)
+    return [pointer, _digest(text), max(words, 0), sorted(set(found))]
 
 
 def record(data: dict[str, Any], names: tuple[str, ...] = ()) -> str:
     """The JSON text kept in the bank entry (see `Parity`)."""
-    pattern = name_pattern(names)
+    known = names_of(names)
     q = Question("", data)
     shape = {
         "type": q.type, "choose": data.get("choose"), "case": data.get("case") or "",
@@ -55,7 +84,7 @@ def record(data: dict[str, Any], names: tuple[str, ...] = ()) -> str:
         "prompts": [[p.id, p.match] for p in q.prompts],
         "responses": [r.id for r in q.responses],
     }
-    texts = [_field(pointer, text, pattern) for pointer, text in text_fields(q)]
+    texts = [_field(pointer, text, known) for pointer, text in text_fields(q)]
     return json.dumps([data.get("source_hash") or "", content_hash(data), shape, texts],
                       ensure_ascii=False, separators=(",", ":"))
 
