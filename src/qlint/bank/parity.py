@@ -1,6 +1,6 @@
 """What the translation rules (L codes) compare between a question and its source, small enough
 to keep in every bank entry: the answer structure (ids, keys, choose, match pairs, step order,
-case), the content hash, and per text field a digest of its normal form, its word count without
+case), the content hash, and per text field a digest of its words (spacing and wrapping aside), its word count without
 product names, and the product names it holds.
 
 Kept as one JSON string per entry (`BankEntry.parity`), decoded only for the pairs compared.
