@@ -304,3 +304,16 @@ def test_the_translations_are_formatted_with_the_language_fields_in_schema_order
     text = (bilingual / "bank" / next(iter(TRANSLATIONS))).read_text(encoding="utf-8")
     assert text.index("status:") < text.index("lang:") < text.index("translation_of:") < text.index("source_hash:") \
         < text.index("difficulty:")
+
+
+def test_analyze_notes_a_translation_whose_facility_differs_from_its_source(bilingual, tmp_path, capsys):
+    en, es, _ = _responses(tmp_path)
+    rows = es.read_text(encoding="utf-8").splitlines()
+    # every Spanish learner picks data parallelism on the GPU question: facility 0 against the English one
+    wrong = [",".join(r.split(",")[:2] + ["data-parallel"]) if ",mla-c01-dev-layer-split-gpus-es," in r else r
+             for r in rows]
+    es.write_text("\n".join(wrong) + "\n", encoding="utf-8")
+    qlint(bilingual, "analyze", str(en), str(es), "--output-format", "text", "--no-color")
+    notes = [ln for ln in capsys.readouterr().err.splitlines() if "facility" in ln]
+    assert len(notes) == 1 and notes[0].startswith("bank/mla-c01/model-development/layer-split-across-gpus.es.yaml:1:1: note:")
+    assert "facility 0.00 in es (n 100)" in notes[0] and "for mla-c01-dev-layer-split-gpus (n 300)" in notes[0]

@@ -6,6 +6,12 @@ from __future__ import annotations
 
 from qlint.bank._numpy import np
 from qlint.itemanalysis.data import NOT_SEEN, ItemKey, Responses
+from qlint.itemanalysis.stats import Analysis
+
+# A translation whose facility is this far from its source's is worth a look: the translation may
+# have changed what the item asks (ITC Guidelines for Translating and Adapting Tests, 2017:
+# compare item statistics across language versions).
+FACILITY_GAP = 0.15
 
 
 def by_language(responses: Responses, keys: dict[str, ItemKey]) -> list[tuple[str, Responses]]:
@@ -22,4 +28,18 @@ def by_language(responses: Responses, keys: dict[str, ItemKey]) -> list[tuple[st
         rows = np.flatnonzero((block != NOT_SEEN).any(axis=1))
         out.append((lang, Responses([responses.items[j] for j in cols], [responses.respondents[r] for r in rows],
                                     block[rows], [])))
+    return out
+
+
+def facility_gaps(forms: list[tuple[str, Analysis]], least: float = FACILITY_GAP) -> list[tuple[ItemKey, str]]:
+    """(translation, what differs) for each translation whose facility (share of the credit
+    earned) differs from its source's by `least` or more, both analysed in their own form."""
+    seen = {key.id: (lang, float(a.p[j]), int(a.n[j])) for lang, a in forms for j, key in enumerate(a.items)}
+    out = []
+    for lang, a in forms:
+        for j, key in enumerate(a.items):
+            if key.source in seen and abs(float(a.p[j]) - seen[key.source][1]) >= least:
+                slang, sp, sn = seen[key.source]
+                out.append((key, f"facility {float(a.p[j]):.2f} in {lang} (n {int(a.n[j])}) against {sp:.2f} in "
+                                 f"{slang} for {key.source} (n {sn}): check that the translation asks the same"))
     return out

@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from qlint.itemanalysis.bankkeys import load_keys
     from qlint.itemanalysis.data import ResponsesError
     from qlint.itemanalysis.findings import only_responses, run_rules
-    from qlint.itemanalysis.languages import by_language
+    from qlint.itemanalysis.languages import by_language, facility_gaps
+    from qlint.paths import display_path
     from qlint.itemanalysis.readers import read_responses
     from qlint.itemanalysis.stats import analyse
 
@@ -99,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     code = EXIT_FINDINGS if any(d.severity >= Severity.parse(args.fail_on) for d in diagnostics) else EXIT_OK
     summaries = [(f"{lang}: " if len(forms) > 1 else "") + _summary(a) for lang, a in forms]
     print("\n".join(summaries), file=sys.stdout if terminal_fmt == "text" else sys.stderr)
+    for key, what in facility_gaps(forms):
+        print(f"{display_path(key.path)}:1:1: note: {what}", file=sys.stderr)
     shared = context_fields(sum(len(a.items) for _, a in forms), code, tuple(settings.selection.enabled), os.environ)
     if args.html:
         from qlint.itemanalysis.html import write_html
