@@ -1,0 +1,99 @@
+"""`qlint review sign` and `qlint review live`: record a reviewer's sign-off of each question's
+current content, or freeze published questions as live (docs/review.md). All or nothing, like
+the other writers: one file that cannot be signed leaves every file as it was."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+from functools import partial
+
+from qlint.authoring.changes import Change, internal_error, publish
+from qlint.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, command
+from qlint.cli.commands._authoring import add_mode_flags, mode_of, project, refuse_batch
+from qlint.cli.commands._report import add_output_format, known_format, report
+from qlint.diagnostic import Diagnostic
+from qlint.loading.errors import LoadError
+from qlint.paths import display_path
+from qlint.project.discovery import discover
+from qlint.rules import reported
+
+_ROLE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@command("review", "Sign questions off as a reviewer, or mark published questions live.",
+         "qlint review sign --role ROLE --reviewer NAME FILE...: add (or renew) NAME's sign-off for\n"
+         "ROLE to each question, bound to its content hash; an edit of meaning afterwards makes it stale.\n"
+         "qlint review live FILE...: freeze published questions (live: with the content hash); a later\n"
+         "edit of meaning is an error. Comments and layout are kept; nothing is written if one file fails.")
+def configure(p: argparse.ArgumentParser):
+    p.add_argument("action", choices=("sign", "live"), help="sign: record a sign-off; live: freeze as live")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="question files or folders")
+    p.add_argument("--role", metavar="ROLE", help="sign: what the reviewer checked (technical, editorial, psychometric, ...)")
+    p.add_argument("--reviewer", metavar="NAME", help="sign: who reviewed (a name or handle)")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="the day recorded (default: today)")
+    add_mode_flags(p, "signed")
+    add_output_format(p)
+    return run
+
+
+def _usage(message: str) -> int:
+    print(f"qlint review: error: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def run(args: argparse.Namespace) -> int:
+    from qlint.authoring.signoff import EditError, Signature, SignError, change, live_text, sign_text
+
+    if not known_format(args.output_format):
+        return EXIT_ERROR
+    date = args.date or dt.date.today().isoformat()
+    if not _DATE.match(date):
+        return _usage(f"--date must be YYYY-MM-DD, got {date!r}")
+    if args.action == "sign":
+        if not args.role or not _ROLE.match(args.role):
+            return _usage("sign needs --role: lower-case words joined by hyphens (technical, editorial, ...)")
+        reviewer = " ".join((args.reviewer or "").split())
+        if not reviewer or len(reviewer) > 100:
+            return _usage("sign needs --reviewer NAME (1 to 100 characters)")
+    elif args.role or args.reviewer:
+        return _usage("live takes no --role or --reviewer")
+    settings = project(with_exams=False)
+    if settings is None:
+        return EXIT_ERROR
+    config = settings.config
+    if args.action == "sign":
+        edit = partial(lambda text, sig: sign_text(text, config, sig), sig=Signature(reviewer, args.role, date))
+    else:
+        edit = partial(live_text, config=config, date=date)
+    files, problems = discover(args.paths)
+    errors: list[Diagnostic] = [reported("Y010", display_path(m), why) for m, why in problems]
+    changes: list[Change] = []
+    internal: list[str] = []
+    verb = "signed" if args.action == "sign" else "marked live"
+    for f in files:
+        try:
+            changes.append(change(f, config, edit))
+        except LoadError as exc:
+            errors.append(reported(exc.code, display_path(f), f"{exc.message} (not {verb})", exc.line, exc.col))
+        except (SignError, EditError) as exc:
+            errors.append(reported("A005", display_path(f), f"not {verb}: {exc}"))
+        except Exception as exc:  # a bug: write nothing at all
+            internal.append(internal_error(display_path(f), "signing", exc))
+    if internal:
+        return refuse_batch(internal)
+    mode = mode_of(args)
+    if errors:  # all or nothing: one refused file leaves the batch unwritten
+        report(errors, args.output_format, len(files), EXIT_ERROR)
+        print(f"nothing {verb}: {len(errors)} file{'s' if len(errors) != 1 else ''} refused.", file=sys.stderr)
+        return EXIT_ERROR
+    changed, failed = publish(changes, mode, sys.stdout, verb=verb, root=config.root)
+    n = 0 if failed else changed
+    code = EXIT_ERROR if failed else (EXIT_FINDINGS if changed and mode != "write" else EXIT_OK)
+    report(failed, args.output_format, len(files), code)
+    shown = f"would be {verb}" if mode != "write" else verb
+    print(f"{n} file{'s' if n != 1 else ''} {shown}, {len(changes) - changed} unchanged.", file=sys.stderr)
+    return code
