@@ -262,6 +262,7 @@ class Case:
     options: dict = field(default_factory=dict)
     fixed: str | None = None  # item cases: the question after every fix
     origin: str = ""
+    config: dict = field(default_factory=dict)  # other configuration tables: {"review": {"roles": [...]}}
 
 
 def _pairs(node) -> dict:
@@ -294,7 +295,8 @@ def _load_item_file(path: Path) -> list[Case]:
             raise CaseError(f"{where}: {exc}") from None
         files = {"case.yaml": question, **(spec.get("files") or {})}
         out.append(Case(data["rule"], spec["name"], "item", files, ["case.yaml"], list(spec.get("expect") or []),
-                        dict(spec.get("options") or {}), fixed, where))
+                        dict(spec.get("options") or {}), fixed, where,
+                        {**(data.get("config") or {}), **(spec.get("config") or {})}))
     return out
 
 
@@ -385,6 +387,9 @@ def write_project(root: Path, case: Case) -> tuple[Path, list[str]]:
     if not own_exams:
         shutil.copytree(REPO / "bank" / "exams", root / "exams", dirs_exist_ok=True)
     config = [f"bank = {_toml('bank')}", f"exams = {_toml(exams)}"]
+    for table, values in case.config.items():  # before [rules.X]: a table header ends the top level
+        config.append(f"[{table}]")
+        config += [f"{k} = {_toml(v)}" for k, v in values.items()]
     if case.options:
         config.append(f"[rules.{case.rule}]")
         config += [f"{k} = {_toml(v)}" for k, v in case.options.items()]

@@ -15,11 +15,13 @@ from typing import Any, Callable
 
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.exporters import EXPORTERS, ExportJob
-from qlint.exporters.kit.problems import ExportError, Problem
+from qlint.exporters.kit.problems import ExportError, Problem, problem
 from qlint.files import UnsafePathError
 from qlint.model import Case, Question
 from qlint.paths import display_path
+from qlint.project.config import ReviewPolicy
 from qlint.project.exams import Exam
+from qlint.project.review import refused as review_refusal
 from qlint.loading.document import Document, document_for
 from qlint.loading.errors import LoadError
 from qlint.rules import RULES, reported
@@ -74,6 +76,7 @@ class ExportRequest:
     force: bool = False  # export even when the exported questions have lint errors
     bank_root: Path | None = None
     progress: Callable[[int, int], None] | None = None
+    review: ReviewPolicy | None = None  # --require-review: refuse published questions not reviewed as required
 
 
 @dataclass
@@ -124,6 +127,13 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     if not questions:
         out.refused = "no questions match the filters"
         return out
+    if request.review is not None:  # --force does not lift it: the review was asked for explicitly
+        unreviewed = [(q, why) for q in questions if (why := review_refusal(q.data, request.review))]
+        if unreviewed:
+            out.diagnostics = [placed("E001", problem(q, pointer, message)) for q, (pointer, message) in unreviewed]
+            out.refused = (f"{len(unreviewed)} published question{'s are' if len(unreviewed) != 1 else ' is'} "
+                           "not reviewed as required (--require-review)")
+            return out
     cases = {r.data["id"]: Case(r.path, r.data) for r in linted if r.kind == "case" and r.data is not None
              and isinstance(r.data.get("id"), str) and not any(d.code == "S001" for d in r.diagnostics)}
     job = ExportJob(questions=questions, exams=exams, output=request.output, zip=request.zip,

@@ -139,15 +139,16 @@ def _counted(data: dict[str, Any], policy: ReviewPolicy) -> bool:
     return any(not author or person(r.get("reviewer")) != person(author) for _, r in _reviews(data))
 
 
-def refused(data: dict[str, Any], policy: ReviewPolicy) -> str | None:
-    """Why `export --require-review` refuses a published question, or None: a stale sign-off or
-    freeze, the policy not met, a self-review, or (with no policy configured) no sign-off at all."""
-    if data.get("status") != "published":
+def refused(data: dict[str, Any], policy: ReviewPolicy) -> tuple[str, str] | None:
+    """(pointer, why) when `export --require-review` refuses a published question, or None: a
+    stale sign-off or freeze, the policy not met, a self-review, or (with no policy configured)
+    no sign-off by anyone but the author."""
+    if not isinstance(data, dict) or data.get("status") != "published":
         return None
     problems = review_problems(data, policy, history=False)
     if problems:
-        codes = sorted({p.code for p in problems})
-        return f"not reviewed as required ({', '.join(codes)}): {problems[0].message}"
+        codes = ", ".join(sorted({p.code for p in problems}))
+        return problems[0].pointer, f"not reviewed as required ({codes}): {problems[0].message}"
     if not policy.configured and not _counted(data, policy):
-        return "published without a sign-off (no reviews by anyone other than the author)"
+        return "/status", "published without a sign-off: nobody but its author has reviewed it (qlint review sign)"
     return None
