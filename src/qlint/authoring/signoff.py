@@ -20,6 +20,11 @@ class SignError(Exception):
     """A sign-off or freeze the command refuses: the message says why and what to do."""
 
 
+class NotApplicable(SignError):
+    """A file the command does not apply to (not a question, retired, not published for `live`):
+    refused when named, skipped when found in a folder."""
+
+
 @dataclass(frozen=True)
 class Signature:
     reviewer: str
@@ -30,9 +35,9 @@ class Signature:
 def _question(text: str, config: Config) -> dict[str, Any]:
     data = load(text, config)
     if not isinstance(data, dict) or "id" not in data:
-        raise SignError("not a question file")
+        raise NotApplicable("not a question file")
     if data.get("status") == "retired":
-        raise SignError("the question is retired: it is never exported, there is nothing to sign")
+        raise NotApplicable("the question is retired: it is never exported, there is nothing to sign")
     return data
 
 
@@ -64,7 +69,7 @@ def live_text(text: str, config: Config, date: str) -> str:
     change under the old id)."""
     data = _question(text, config)
     if data.get("status") != "published":
-        raise SignError(f"only a published question goes live; this one is {data.get('status') or 'without a status'}")
+        raise NotApplicable(f"only a published question goes live; this one is {data.get('status') or 'without a status'}")
     if "live" in data:
         frozen = [p for p in review_problems(data, config.review, history=False) if p.code == FROZEN]
         if frozen:
@@ -76,9 +81,9 @@ def live_text(text: str, config: Config, date: str) -> str:
 def change(path: str, config: Config, edit) -> Change:
     """The file's edited text as a pending change; LoadError, EditError or SignError leave it."""
     if kind_of(path, config) != "question":
-        raise SignError("not a question file (exam definitions and case studies are not signed)")
+        raise NotApplicable("not a question file (exam definitions and case studies are not signed)")
     raw = read_source(path, config.root, config.limits)
     return Change(display_path(path), raw, edit(decode(raw)))
 
 
-__all__ = ["EditError", "SignError", "Signature", "change", "live_text", "sign_text"]
+__all__ = ["EditError", "NotApplicable", "SignError", "Signature", "change", "live_text", "sign_text"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import re
 import sys
 from functools import partial
@@ -46,7 +47,7 @@ def _usage(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from qlint.authoring.signoff import EditError, Signature, SignError, change, live_text, sign_text
+    from qlint.authoring.signoff import EditError, NotApplicable, Signature, SignError, change, live_text, sign_text
 
     if not known_format(args.output_format):
         return EXIT_ERROR
@@ -74,9 +75,16 @@ def run(args: argparse.Namespace) -> int:
     changes: list[Change] = []
     internal: list[str] = []
     verb = "signed" if args.action == "sign" else "marked live"
+    named = {os.path.normpath(p) for p in args.paths}
+    skipped = 0
     for f in files:
         try:
             changes.append(change(f, config, edit))
+        except NotApplicable as exc:
+            if os.path.normpath(f) in named:
+                errors.append(reported("A005", display_path(f), f"not {verb}: {exc}"))
+            else:  # found in a folder: exam definitions, case studies, retired (and for live: unpublished) questions
+                skipped += 1
         except LoadError as exc:
             errors.append(reported(exc.code, display_path(f), f"{exc.message} (not {verb})", exc.line, exc.col))
         except (SignError, EditError) as exc:
@@ -95,5 +103,7 @@ def run(args: argparse.Namespace) -> int:
     code = EXIT_ERROR if failed else (EXIT_FINDINGS if changed and mode != "write" else EXIT_OK)
     report(failed, args.output_format, len(files), code)
     shown = f"would be {verb}" if mode != "write" else verb
-    print(f"{n} file{'s' if n != 1 else ''} {shown}, {len(changes) - changed} unchanged.", file=sys.stderr)
+    print(f"{n} file{'s' if n != 1 else ''} {shown}, {len(changes) - changed} unchanged"
+          + (f", {skipped} skipped (not questions, retired{', not published' if args.action == 'live' else ''})" if skipped else "")
+          + ".", file=sys.stderr)
     return code

@@ -1,0 +1,232 @@
+"""Sign-off and frozen items (issue 29 points 2, 3 and 5): `qlint review sign` / `live`, the
+[review] policy, the W rules with git history, and `qlint export --require-review`.
+
+The planted set: a copy of the sample bank signed by two reviewers (and partly live) is clean;
+then seeded edits plant stale sign-offs, self-reviews, missing roles and edits of live questions,
+and every one is reported with nothing else, and `export --require-review` refuses exactly them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from qlint.authoring.yamledit import set_scalar
+from qlint.cli.config import load_config
+from qlint.loading.fast import load_fast
+from qlint.loading.limits import Limits
+from qlint.project.contenthash import content_hash
+
+from conftest import REPO
+from rulecases import qlint
+
+POLICY = '[review]\nroles = ["technical", "editorial"]\nreviewers = 2\nauthor = "ana"\n'
+
+
+def project(tmp_path: Path, policy: str = POLICY) -> Path:
+    shutil.copytree(REPO / "bank", tmp_path / "bank")
+    (tmp_path / "qlint.toml").write_text('bank = "bank"\nexams = "bank/exams"\n' + policy, encoding="utf-8")
+    return tmp_path
+
+
+def questions(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "bank" / "mla-c01").rglob("*.yaml") if "cases" not in p.parts)
+
+
+def data(path: Path) -> dict:
+    return load_fast(path.read_text(encoding="utf-8"), Limits())
+
+
+def findings(root: Path, *args: str) -> tuple[int, list[dict]]:
+    code, out = qlint(root, "check", "--output-format", "json", "--no-cache", "--jobs", "1", *args)
+    return code, json.loads(out)["diagnostics"]
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                   check=True, capture_output=True)
+
+
+# --- the writer -------------------------------------------------------------------------------
+
+def test_sign_appends_a_bound_entry_and_keeps_every_other_byte(tmp_path):
+    root = project(tmp_path)
+    path = questions(root)[0]
+    before = path.read_text(encoding="utf-8").replace("\nexplanation:", "\n# a comment the writer keeps\nexplanation:")
+    before += "# a last comment\n"
+    path.write_text(before, encoding="utf-8")
+    code, _ = qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", "--date", "2026-06-01", str(path))
+    assert code == 0
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(before.removesuffix("# a last comment\n"))  # only lines added, at the end
+    assert after.endswith("# a last comment\n")
+    assert data(path)["reviews"] == [{"reviewer": "ben", "role": "technical", "date": "2026-06-01",
+                                      "hash": content_hash(data(path))}]
+    assert qlint(root, "format", "--check", str(path))[0] == 0  # already in the canonical layout
+    # a second reviewer is appended; the same reviewer and role again renews the entry in place
+    qlint(root, "review", "sign", "--role", "editorial", "--reviewer", "Cy Dee", "--date", "2026-06-02", str(path))
+    qlint(root, "review", "sign", "--role", "technical", "--reviewer", "BEN", "--date", "2026-06-03", str(path))
+    reviews = data(path)["reviews"]
+    assert [(r["reviewer"], r["role"], r["date"]) for r in reviews] == [("ben", "technical", "2026-06-03"),
+                                                                       ("Cy Dee", "editorial", "2026-06-02")]
+    assert "# a comment the writer keeps" in path.read_text(encoding="utf-8")
+    code, found = findings(root, str(path))
+    assert [d["code"] for d in found] == [] and code == 0
+
+
+def test_sign_renews_a_stale_sign_off(tmp_path):
+    root = project(tmp_path, '[review]\nroles = ["technical"]\n')
+    path = questions(root)[0]
+    qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(path))
+    path.write_text(set_scalar(path.read_text(encoding="utf-8"), "/stem", data(path)["stem"] + " Now?",
+                               load_config(root)), encoding="utf-8")
+    assert [d["code"] for d in findings(root, str(path))[1]] == ["W004"]
+    qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(path))
+    assert findings(root, str(path))[1] == []
+    assert len(data(path)["reviews"]) == 1
+
+
+def test_refusals_write_nothing_at_all(tmp_path, capsys):
+    root = project(tmp_path)
+    first, second = questions(root)[:2]
+    flow = second.read_text(encoding="utf-8") + "reviews: []\n"
+    second.write_text(flow, encoding="utf-8")
+    original = first.read_text(encoding="utf-8")
+    code, _ = qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(first), str(second))
+    err = capsys.readouterr().err
+    assert code == 2 and "A005" in err and "block list" in err
+    assert first.read_text(encoding="utf-8") == original and second.read_text(encoding="utf-8") == flow
+    code, _ = qlint(root, "review", "sign", "--role", "technical", "--reviewer", " Ana ", str(first))
+    assert code == 2 and "is the question's author" in capsys.readouterr().err
+    assert first.read_text(encoding="utf-8") == original
+    for args in (["sign", "--reviewer", "ben"], ["sign", "--role", "Tech nical", "--reviewer", "ben"],
+                 ["sign", "--role", "technical"], ["live", "--role", "technical"], ["sign", "--role", "technical",
+                                                                                    "--reviewer", "ben", "--date", "June"]):
+        assert qlint(root, "review", *args, str(first))[0] == 2, args
+    assert first.read_text(encoding="utf-8") == original
+
+
+def test_sign_keeps_crlf_line_ends(tmp_path):
+    root = project(tmp_path)
+    path = questions(root)[0]
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(path))[0] == 0
+    raw = path.read_bytes()
+    assert b"reviews:" in raw and raw.count(b"\n") == raw.count(b"\r\n")
+
+
+def test_live_freezes_published_questions_only(tmp_path, capsys):
+    root = project(tmp_path, "")
+    published = next(p for p in questions(root) if data(p)["status"] == "published")
+    other = next(p for p in questions(root) if data(p)["status"] != "published")
+    assert qlint(root, "review", "live", "--date", "2026-06-01", str(other))[0] == 2
+    assert "only a published question goes live" in capsys.readouterr().err
+    assert qlint(root, "review", "live", "--date", "2026-06-01", str(published))[0] == 0
+    assert data(published)["live"] == {"date": "2026-06-01", "hash": content_hash(data(published))}
+    assert qlint(root, "review", "live", str(published))[0] == 0  # live already: unchanged
+    text = published.read_text(encoding="utf-8")
+    published.write_text(set_scalar(text, "/explanation", data(published)["explanation"] + " More.",
+                                    load_config(root)), encoding="utf-8")
+    assert [d["code"] for d in findings(root, str(published))[1]] == ["W005"]
+    assert qlint(root, "review", "live", str(published))[0] == 2  # would hide the change under the old id
+    assert "live question is frozen" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("table, key", [("[review]\nreviewers = -1\n", "review.reviewers"),
+                                        ("[review]\nrole = [\"technical\"]\n", "review"),
+                                        ("[review]\nroles = [\"Tech\"]\n", "review.roles")])
+def test_a_bad_policy_is_a_configuration_error(tmp_path, capsys, table, key):
+    root = project(tmp_path, table)
+    code, _ = qlint(root, "check", str(questions(root)[0]))
+    err = capsys.readouterr().err
+    assert code == 2 and "qlint.toml:4:" in err and key in err, err
+
+
+# --- history ------------------------------------------------------------------------------------
+
+def test_a_stale_sign_off_names_the_fields_changed_since_the_approved_commit(tmp_path):
+    root = project(tmp_path)
+    path = questions(root)[0]
+    for role, who in (("technical", "ben"), ("editorial", "cy")):
+        qlint(root, "review", "sign", "--role", role, "--reviewer", who, str(path))
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signed")
+    q = data(path)
+    text = path.read_text(encoding="utf-8")
+    text = set_scalar(text, "/options/1/rationale", q["options"][1]["rationale"] + " Also slower.", load_config(root))
+    path.write_text(text, encoding="utf-8")
+    git(root, "commit", "-qam", "reworded")  # the approved version is one commit back
+    _, found = findings(root, "--select", "W", str(path))
+    assert [d["code"] for d in found] == ["W004", "W004"]
+    assert all(f"changed since: options[{q['options'][1]['id']}].rationale" in d["message"] for d in found), found
+
+
+# --- the planted set ----------------------------------------------------------------------------
+
+def _edit(path: Path, pointer: str, value, root: Path) -> None:
+    path.write_text(set_scalar(path.read_text(encoding="utf-8"), pointer, value, load_config(root)), encoding="utf-8")
+
+
+def _rationale_pointer(q: dict) -> str:
+    field = next(f for f in ("options", "steps", "prompts") if q.get(f))
+    i = next(i for i, part in enumerate(q[field]) if part.get("rationale"))
+    return f"/{field}/{i}/rationale"
+
+
+def test_planted_review_problems_are_all_reported_and_exactly_refused(tmp_path):
+    root = project(tmp_path)
+    bank = root / "bank"
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", "--date", "2026-06-01", str(bank))[0] == 0
+    assert qlint(root, "review", "sign", "--role", "editorial", "--reviewer", "cy", "--date", "2026-06-02", str(bank))[0] == 0
+    published = [p for p in questions(root) if data(p)["status"] == "published"]
+    rng = random.Random(29)
+    chosen = rng.sample(published, 16)
+    live = chosen[:6]  # three of them are edited below
+    assert qlint(root, "review", "live", "--date", "2026-06-03", *map(str, live))[0] == 0
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "the clean copy")
+
+    code, clean = findings(root, "--select", "W", str(bank))
+    assert (code, clean) == (0, [])  # nothing on the clean copy
+    assert qlint(root, "export", "--format", "json", "-o", str(tmp_path / "clean.json"), "--require-review")[0] == 0
+
+    expected: dict[str, set[str]] = {}
+    for path in live[:3]:  # an edit of meaning of a live question: frozen, and both sign-offs stale
+        _edit(path, "/stem", data(path)["stem"].rstrip() + " Explain the choice.", root)
+        expected[path.name] = {"W005", "W004"}
+    for path in chosen[6:10]:  # a word of a rationale changed after both sign-offs
+        q = data(path)
+        pointer = _rationale_pointer(q)
+        old = q
+        for part in pointer.strip("/").split("/"):
+            old = old[int(part)] if isinstance(old, list) else old[part]
+        _edit(path, pointer, old.replace(" ", " not ", 1), root)
+        expected[path.name] = {"W004"}
+    for path in chosen[10:13]:  # the author signed the editorial review
+        _edit(path, "/reviews/1/reviewer", "Ana", root)
+        expected[path.name] = {"W002", "W001", "W003"}
+    for path in chosen[13:16]:  # the editorial sign-off is missing (both sign off as technical)
+        _edit(path, "/reviews/1/role", "technical", root)
+        expected[path.name] = {"W001"}
+    git(root, "commit", "-qam", "the planted edits")
+
+    code, found = findings(root, "--select", "W", str(bank))
+    got: dict[str, set[str]] = {}
+    for d in found:
+        got.setdefault(Path(d["path"]).name, set()).add(d["code"])
+    assert code == 1 and got == expected
+    stale = [d for d in found if d["code"] == "W004" and Path(d["path"]).name in {p.name for p in chosen[6:10]}]
+    assert len(stale) == 8 and all("rationale" in d["message"] and "changed since" in d["message"] for d in stale)
+
+    out = tmp_path / "planted.json"
+    code, text = qlint(root, "export", "--format", "json", "-o", str(out), "--require-review", "--force",
+                       "--output-format", "json")
+    refused = {Path(d["path"]).name for d in json.loads(text)["diagnostics"] if d["code"] == "E001"}
+    assert code == 2 and refused == set(expected) and not out.exists()
