@@ -230,3 +230,40 @@ def test_planted_review_problems_are_all_reported_and_exactly_refused(tmp_path):
                        "--output-format", "json")
     refused = {Path(d["path"]).name for d in json.loads(text)["diagnostics"] if d["code"] == "E001"}
     assert code == 2 and refused == set(expected) and not out.exists()
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+def _review_rows(markdown: str) -> dict[str, list[str]]:
+    section = markdown.split("### Review status", 1)[1]
+    rows = [ln.strip("|").split("|") for ln in section.splitlines() if ln.startswith("| MLA-C01") or ln.startswith("| **all")]
+    return {cells[1].strip() or "all": [c.strip().strip("*") for c in cells[2:]] for cells in rows}
+
+
+def test_markdown_summary_counts_review_status_per_domain(tmp_path):
+    root = project(tmp_path, '[review]\nroles = ["technical"]\n')
+    folder = root / "bank" / "mla-c01" / "data-preparation"
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(folder))[0] == 0
+    signed = sorted(p for p in folder.glob("*.yaml") if data(p)["status"] == "published")
+    _edit(signed[0], "/stem", data(signed[0])["stem"].rstrip() + " Why?", root)
+    statuses = {}
+    for p in questions(root):
+        q = data(p)
+        statuses.setdefault(q["domain"], []).append(q["status"])
+    _, out = qlint(root, "check", "--output-format", "markdown", "--no-cache", str(root / "bank"))
+    rows = _review_rows(out)
+    prep = statuses["data-preparation"]
+    assert rows["data-preparation"] == [str(len(signed) - 1), "1", "0", str(len(prep) - len(signed))]
+    for domain, sts in statuses.items():
+        if domain != "data-preparation":  # nothing signed there: every published question is missing its sign-off
+            published = sts.count("published")
+            assert rows[domain] == ["0", "0", str(published), str(len(sts) - published)], domain
+    assert rows["all"] == [str(len(signed) - 1), "1", str(sum(s.count("published") for d, s in statuses.items()
+                                                              if d != "data-preparation")),
+                           str(sum(len(s) - s.count("published") for s in statuses.values()))]
+
+
+def test_no_review_section_without_a_policy_or_sign_offs(tmp_path):
+    root = project(tmp_path, "")
+    _, out = qlint(root, "check", "--output-format", "markdown", "--no-cache", str(root / "bank"))
+    assert "Review status" not in out

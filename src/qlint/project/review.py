@@ -152,3 +152,31 @@ def refused(data: dict[str, Any], policy: ReviewPolicy) -> tuple[str, str] | Non
     if not policy.configured and not _counted(data, policy):
         return "/status", "published without a sign-off: nobody but its author has reviewed it (qlint review sign)"
     return None
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """How many questions of one exam domain are reviewed, stale, missing a sign-off, or need none."""
+
+    exam: str
+    domain: str
+    reviewed: int = 0
+    stale: int = 0
+    missing: int = 0
+    not_required: int = 0
+
+
+def review_summary(items: list[dict[str, Any]], policy: ReviewPolicy) -> list[ReviewRow]:
+    """One row per (exam, domain) of the questions' data, sorted; empty when no question carries a
+    sign-off or a freeze and no policy is configured (nothing to summarise)."""
+    if not policy.configured and not any(isinstance(d, dict) and (d.get("reviews") or d.get("live")) for d in items):
+        return []
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for d in items:
+        if not isinstance(d, dict):
+            continue
+        row = counts.setdefault((str(d.get("exam", "")), str(d.get("domain", ""))), {})
+        state = review_state(d, policy)
+        row[state] = row.get(state, 0) + 1
+    return [ReviewRow(exam, domain, c.get(REVIEWED, 0), c.get(STALE_STATUS, 0), c.get(MISSING, 0), c.get(NOT_REQUIRED, 0))
+            for (exam, domain), c in sorted(counts.items())]
