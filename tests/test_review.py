@@ -267,3 +267,24 @@ def test_no_review_section_without_a_policy_or_sign_offs(tmp_path):
     root = project(tmp_path, "")
     _, out = qlint(root, "check", "--output-format", "markdown", "--no-cache", str(root / "bank"))
     assert "Review status" not in out
+
+
+def test_html_site_shows_the_same_review_status_as_the_summary(tmp_path):
+    import re
+
+    root = project(tmp_path, '[review]\nroles = ["technical"]\n')
+    folder = root / "bank" / "mla-c01" / "model-development"
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(folder))[0] == 0
+    first = sorted(folder.glob("*.yaml"))[0]
+    _edit(first, "/explanation", data(first)["explanation"].rstrip() + " More.", root)
+    _, out = qlint(root, "check", "--output-format", "markdown", "--no-cache", str(root / "bank"))
+    summary = _review_rows(out)
+    site = tmp_path / "site"
+    assert qlint(root, "export", "--format", "html", "-o", str(site), "--force", "--status", "draft,review,published")[0] == 0
+    page = (site / "index.html").read_text(encoding="utf-8")
+    table = page.split('<table class="review-status"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr><th scope=\"row\">([^<]*)</th><td>([^<]*)</td>((?:<td>\d+</td>){4})</tr>", table)
+    names = {d["id"]: d["name"] for d in load_fast((root / "bank" / "exams" / "mla-c01.yaml").read_text(), Limits())["domains"]}
+    got = {("all" if exam == "All" else next(k for k, v in names.items() if v == name)): re.findall(r"\d+", counts)
+           for exam, name, counts in rows}
+    assert got == summary and summary["model-development"][1] == "1"

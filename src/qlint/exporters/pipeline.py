@@ -21,7 +21,7 @@ from qlint.model import Case, Question
 from qlint.paths import display_path
 from qlint.project.config import ReviewPolicy
 from qlint.project.exams import Exam
-from qlint.project.review import refused as review_refusal
+from qlint.project.review import refused as review_refusal, review_summary
 from qlint.loading.document import Document, document_for
 from qlint.loading.errors import LoadError
 from qlint.rules import RULES, reported
@@ -76,7 +76,8 @@ class ExportRequest:
     force: bool = False  # export even when the exported questions have lint errors
     bank_root: Path | None = None
     progress: Callable[[int, int], None] | None = None
-    review: ReviewPolicy | None = None  # --require-review: refuse published questions not reviewed as required
+    review: ReviewPolicy = ReviewPolicy()  # the project's [review] policy (the HTML site's review summary)
+    require_review: bool = False  # --require-review: refuse published questions not reviewed as required
 
 
 @dataclass
@@ -127,7 +128,7 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     if not questions:
         out.refused = "no questions match the filters"
         return out
-    if request.review is not None:  # --force does not lift it: the review was asked for explicitly
+    if request.require_review:  # --force does not lift it: the review was asked for explicitly
         unreviewed = [(q, why) for q in questions if (why := review_refusal(q.data, request.review))]
         if unreviewed:
             out.diagnostics = [placed("E001", problem(q, pointer, message)) for q, (pointer, message) in unreviewed]
@@ -138,7 +139,8 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
              and isinstance(r.data.get("id"), str) and not any(d.code == "S001" for d in r.diagnostics)}
     job = ExportJob(questions=questions, exams=exams, output=request.output, zip=request.zip,
                     shuffle=request.shuffle, scoring=request.scoring, bank_root=request.bank_root,
-                    progress=request.progress, cases=cases)
+                    progress=request.progress, cases=cases,
+                    review=tuple(review_summary([q.data for q in questions], request.review)))
     try:
         result = EXPORTERS.get(request.format).write(job)
     except ExportError as exc:  # a question the target cannot carry
