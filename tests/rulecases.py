@@ -22,6 +22,9 @@ Item case files (the format sqlfluff's YAML rule cases and inline-expectation fi
         yaml: |                                  # a whole question instead of base + patch
           ...
 
+A file or a case may add `config:`, other tables of the case project's qlint.toml (the case's
+own table replacing the file's of the same name): `config: {review: {roles: [technical]}}` writes `[review]`.
+
 A path walks mapping keys and list items; a list item is named by its `id` or its index. A patched
 value is copied into the question exactly as written (quotes, block scalars), re-indented.
 
