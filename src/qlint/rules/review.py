@@ -15,9 +15,16 @@ SOURCE = ("Certification programmes' item review: technical and editorial review
           "the author before an item goes live, and live items frozen (a change is a new item)")
 
 
+# The five rules run one after another on each question: its problems are read once (one slot,
+# holding the data itself, so the `is` test cannot match a new object at a reused address).
+_last: list = [None, None, None, []]  # data, policy, path, problems
+
+
 def _findings(q: Question, ctx, code: str) -> Iterator[Finding]:
-    history = code in (STALE, FROZEN)  # only these messages name the fields changed since
-    for p in review_problems(q.data, ctx.config.review, q.path, history=history):
+    policy = ctx.config.review
+    if not (_last[0] is q.data and _last[1] is policy and _last[2] == q.path):
+        _last[:] = [q.data, policy, q.path, review_problems(q.data, policy, q.path)]
+    for p in _last[3]:
         if p.code == code:
             yield Finding(p.pointer, p.message)
 
