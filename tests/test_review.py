@@ -23,6 +23,7 @@ from qlint.loading.limits import Limits
 from qlint.project.contenthash import content_hash
 
 from conftest import REPO
+from browserkit import Tab, browser  # noqa: F401  (the shared browser fixture)
 from rulecases import qlint
 
 POLICY = '[review]\nroles = ["technical", "editorial"]\nreviewers = 2\nauthor = "ana"\n'
@@ -288,3 +289,27 @@ def test_html_site_shows_the_same_review_status_as_the_summary(tmp_path):
     got = {("all" if exam == "All" else next(k for k, v in names.items() if v == name)): re.findall(r"\d+", counts)
            for exam, name, counts in rows}
     assert got == summary and summary["model-development"][1] == "1"
+
+
+def test_sign_after_live_puts_reviews_before_live(tmp_path):
+    root = project(tmp_path, "")
+    path = next(p for p in questions(root) if data(p)["status"] == "published")
+    assert qlint(root, "review", "live", str(path))[0] == 0
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(path))[0] == 0
+    keys = [ln.split(":")[0] for ln in path.read_text(encoding="utf-8").splitlines() if ln[:1].isalpha()]
+    assert keys[-2:] == ["reviews", "live"]
+    assert qlint(root, "format", "--check", str(path))[0] == 0
+
+
+def test_review_table_reads_in_a_browser_at_phone_width(browser, tmp_path):  # noqa: F811 (the browser fixture)
+    root = project(tmp_path, '[review]\nroles = ["technical"]\n')
+    assert qlint(root, "export", "--format", "html", "-o", str(tmp_path / "site"), "--force")[0] == 0
+    tab = Tab(browser, width=375, height=740)
+    page = tab.open(tmp_path / "site" / "index.html")
+    table = page.locator("table.review-status")
+    assert table.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # the table scrolls, not the page
+    headers = page.evaluate("Array.from(document.querySelectorAll('table.review-status thead th')).map(t => t.scope)")
+    assert headers == ["col"] * 6
+    assert page.locator("table.review-status tbody tr").count() == 5  # four domains and the total
+    tab.close()
