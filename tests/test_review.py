@@ -313,3 +313,23 @@ def test_review_table_reads_in_a_browser_at_phone_width(browser, tmp_path):  # n
     assert headers == ["col"] * 6
     assert page.locator("table.review-status tbody tr").count() == 5  # four domains and the total
     tab.close()
+
+
+def test_live_with_responses_freezes_only_what_learners_answered(tmp_path, capsys):
+    root = project(tmp_path, "")
+    single = [p for p in questions(root) if data(p)["status"] == "published" and data(p)["type"] == "single"]
+    a, b, c = single[:3]
+    rows = ["respondent,question,selected"]
+    for who in ("r1", "r2", "r3"):
+        rows += [f"{who},{data(p)['id']},{data(p)['options'][0]['id']}" for p in (a, b)]
+    rows.append(f"r1,{data(c)['id']},{data(c)['options'][0]['id']}")  # one respondent only
+    csv = tmp_path / "responses.csv"
+    csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    bank = str(root / "bank")
+    code, _ = qlint(root, "review", "live", "--responses", str(csv), "--min-respondents", "3", bank)
+    assert code == 0
+    assert sorted(p.name for p in questions(root) if "live" in data(p)) == sorted([a.name, b.name])
+    assert qlint(root, "review", "live", "--responses", str(csv), "--min-respondents", "3", str(c))[0] == 2
+    assert "too few learners answered it" in capsys.readouterr().err and "live" not in data(c)
+    assert qlint(root, "review", "live", "--responses", str(tmp_path / "missing.csv"), bank)[0] == 2
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", "--responses", str(csv), bank)[0] == 2

@@ -63,13 +63,16 @@ def sign_text(text: str, config: Config, sig: Signature) -> str:
     return append_item(text, "/reviews", entry, config)
 
 
-def live_text(text: str, config: Config, date: str) -> str:
+def live_text(text: str, config: Config, date: str, answered: dict[str, int] | None = None) -> str:
     """`text` marked live (`live: {date, hash}`) with its current content hash. Refused for a
-    question that is not published, and for a live one whose meaning changed (that would hide the
-    change under the old id)."""
+    question that is not published, for a live one whose meaning changed (that would hide the
+    change under the old id), and, given `answered` (id -> respondents in the responses read),
+    for one learners have not answered yet."""
     data = _question(text, config)
     if data.get("status") != "published":
         raise NotApplicable(f"only a published question goes live; this one is {data.get('status') or 'without a status'}")
+    if answered is not None and data.get("id") not in answered:
+        raise NotApplicable("too few learners answered it in the responses given (--responses, --min-respondents)")
     if "live" in data:
         frozen = [p for p in review_problems(data, config.review, history=False) if p.code == FROZEN]
         if frozen:

@@ -36,6 +36,10 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--role", metavar="ROLE", help="sign: what the reviewer checked (technical, editorial, psychometric, ...)")
     p.add_argument("--reviewer", metavar="NAME", help="sign: who reviewed (a name or handle)")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="the day recorded (default: today)")
+    p.add_argument("--responses", action="append", default=[], metavar="CSV",
+                   help="live: only questions learners answered in these responses files (as qlint analyze reads them)")
+    p.add_argument("--min-respondents", type=int, default=1, metavar="N",
+                   help="live with --responses: at least N respondents answered the question (default 1)")
     add_mode_flags(p, "signed")
     add_output_format(p)
     return run
@@ -44,6 +48,24 @@ def configure(p: argparse.ArgumentParser):
 def _usage(message: str) -> int:
     print(f"qlint review: error: {message}", file=sys.stderr)
     return EXIT_ERROR
+
+
+def _answered(args: argparse.Namespace, config) -> dict[str, int] | int:
+    """id -> respondents, of the questions under the paths answered in --responses; an exit code
+    after printing why the responses cannot be read."""
+    from qlint.itemanalysis.bankkeys import load_keys
+    from qlint.itemanalysis.data import NOT_SEEN, ResponsesError
+    from qlint.itemanalysis.readers import read_responses
+
+    keys, _ = load_keys(config, args.paths)
+    if not keys:
+        return _usage(f"no valid question in {', '.join(args.paths)} to match the responses to")
+    try:
+        responses = read_responses(args.responses, keys)
+    except ResponsesError as exc:
+        return _usage(str(exc))
+    seen = (responses.choices != NOT_SEEN).sum(axis=0)
+    return {item: int(n) for item, n in zip(responses.items, seen) if int(n) >= args.min_respondents}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,8 +82,12 @@ def run(args: argparse.Namespace) -> int:
         reviewer = " ".join((args.reviewer or "").split())
         if not reviewer or len(reviewer) > 100:
             return _usage("sign needs --reviewer NAME (1 to 100 characters)")
+        if args.responses:
+            return _usage("--responses is for live")
     elif args.role or args.reviewer:
         return _usage("live takes no --role or --reviewer")
+    if args.min_respondents < 1:
+        return _usage("--min-respondents must be at least 1")
     settings = project(with_exams=False)
     if settings is None:
         return EXIT_ERROR
@@ -69,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "sign":
         edit = partial(lambda text, sig: sign_text(text, config, sig), sig=Signature(reviewer, args.role, date))
     else:
-        edit = partial(live_text, config=config, date=date)
+        answered = _answered(args, config) if args.responses else None
+        if isinstance(answered, int):
+            return answered
+        edit = partial(live_text, config=config, date=date, answered=answered)
     files, problems = discover(args.paths)
     errors: list[Diagnostic] = [reported("Y010", display_path(m), why) for m, why in problems]
     changes: list[Change] = []
