@@ -333,3 +333,23 @@ def test_live_with_responses_freezes_only_what_learners_answered(tmp_path, capsy
     assert "too few learners answered it" in capsys.readouterr().err and "live" not in data(c)
     assert qlint(root, "review", "live", "--responses", str(tmp_path / "missing.csv"), bank)[0] == 2
     assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", "--responses", str(csv), bank)[0] == 2
+
+
+def test_history_follows_a_renamed_file_and_says_stale_when_no_version_matches(tmp_path):
+    root = project(tmp_path)
+    path = questions(root)[0]
+    qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(path))
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signed")
+    moved = path.with_name("renamed.yaml")
+    git(root, "mv", str(path), str(moved))
+    _edit(moved, "/stem", data(moved)["stem"].rstrip() + " Which one?", root)
+    git(root, "commit", "-qam", "renamed and reworded")
+    _, found = findings(root, "--select", "W004", str(moved))
+    assert len(found) == 1 and "changed since: stem" in found[0]["message"], found
+    text = moved.read_text(encoding="utf-8")
+    fake = "sha256:" + "ab" * 32
+    moved.write_text(text.replace(data(moved)["reviews"][0]["hash"], fake), encoding="utf-8")
+    _, found = findings(root, "--select", "W004", str(moved))
+    assert len(found) == 1 and "no earlier version in git history has the approved hash" in found[0]["message"]
