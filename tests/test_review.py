@@ -352,4 +352,4 @@ def test_history_follows_a_renamed_file_and_says_stale_when_no_version_matches(t
     fake = "sha256:" + "ab" * 32
     moved.write_text(text.replace(data(moved)["reviews"][0]["hash"], fake), encoding="utf-8")
     _, found = findings(root, "--select", "W004", str(moved))
-    assert len(found) == 1 and "no earlier version in git history has the approved hash" in found[0]["message"]
+    assert len(found) == 1 and "the approved text is not in the file's git history" in found[0]["message"]

@@ -88,8 +88,8 @@ def review_problems(data: dict[str, Any], policy: ReviewPolicy, path: str | None
             out.append(Problem(STALE, f"/reviews/{i}/hash",
                                f"the content changed after the {role} sign-off by {who} on {r.get('date', '?')}"
                                + (detail or f": the approval is stale (it approved {_short(approved)}, the "
-                                  f"question is now {_short(now)}; no earlier version in git history has the "
-                                  "approved hash)")
+                                  f"question is now {_short(now)}; the approved text is not in the file's git "
+                                  "history here, so the changed fields cannot be named)")
                                + f"; review it again and sign: qlint review sign --role {role} --reviewer NAME FILE"))
     if applies(data, policy):
         at = "/reviews" if "reviews" in data else "/status"
