@@ -22,6 +22,10 @@ Item case files (the format sqlfluff's YAML rule cases and inline-expectation fi
         yaml: |                                  # a whole question instead of base + patch
           ...
 
+A file or a case may add `config:`, more of the case project's qlint.toml (the case's own entry
+replacing the file's of the same name): a mapping is a table, `config: {review: {roles: [technical]}}`
+writes `[review]`; any other value a top-level key, `config: {languages: [en, es]}`.
+
 A path walks mapping keys and list items; a list item is named by its `id` or its index. A patched
 value is copied into the question exactly as written (quotes, block scalars), re-indented.
 
@@ -33,8 +37,7 @@ a finding that moves to another line or node fails its case.
 
 Bank case files keep their own shape (files from templates, `series`, an `expect` list of
 "path:line:col CODE [severity]"; see tests/bank_cases/_bases.yaml); literal file texts may carry
-markers too; a case's `config:` adds top-level qlint.toml keys (`languages`), and
-`{{hash a.yaml}}` in a file is the content hash of the case's file a.yaml. Both kinds run through
+markers too, and `{{hash a.yaml}}` in a file is the content hash of the case's file a.yaml. Both kinds run through
 `qlint check --output-format json` in a throwaway project.
 """
 
@@ -265,7 +268,8 @@ class Case:
     options: dict = field(default_factory=dict)
     fixed: str | None = None  # item cases: the question after every fix
     origin: str = ""
-    config: dict = field(default_factory=dict)  # top-level qlint.toml keys (bank cases: `config:`)
+    config: dict = field(default_factory=dict)  # more qlint.toml: top-level keys ({"languages": [...]}) and
+    # tables ({"review": {"roles": [...]}})
 
 
 def _pairs(node) -> dict:
@@ -298,7 +302,8 @@ def _load_item_file(path: Path) -> list[Case]:
             raise CaseError(f"{where}: {exc}") from None
         files = {"case.yaml": question, **(spec.get("files") or {})}
         out.append(Case(data["rule"], spec["name"], "item", files, ["case.yaml"], list(spec.get("expect") or []),
-                        dict(spec.get("options") or {}), fixed, where))
+                        dict(spec.get("options") or {}), fixed, where,
+                        {**(data.get("config") or {}), **(spec.get("config") or {})}))
     return out
 
 
@@ -393,7 +398,11 @@ def write_project(root: Path, case: Case) -> tuple[Path, list[str]]:
     if not own_exams:
         shutil.copytree(REPO / "bank" / "exams", root / "exams", dirs_exist_ok=True)
     config = [f"bank = {_toml('bank')}", f"exams = {_toml(exams)}"]
-    config += [f"{k} = {_toml(v)}" for k, v in case.config.items()]
+    config += [f"{k} = {_toml(v)}" for k, v in case.config.items() if not isinstance(v, dict)]
+    for table, values in case.config.items():  # before [rules.X]: a table header ends the top level
+        if isinstance(values, dict):
+            config.append(f"[{table}]")
+            config += [f"{k} = {_toml(v)}" for k, v in values.items()]
     if case.options:
         config.append(f"[rules.{case.rule}]")
         config += [f"{k} = {_toml(v)}" for k, v in case.options.items()]

@@ -13,6 +13,7 @@ import copy
 import io
 import random
 import re
+import shutil
 import textwrap
 
 import pytest
@@ -31,6 +32,7 @@ from qlint.loading.limits import Limits
 from qlint.project.contenthash import changed_fields, content_fields, content_hash, normal_text
 
 from conftest import REPO, examples
+from rulecases import qlint
 
 CONFIG = load_config(REPO)
 FILES = sorted(p for p in (REPO / "bank" / "mla-c01").rglob("*.yaml") if "cases" not in p.parts)
@@ -59,6 +61,21 @@ def test_wrapping_and_spacing_are_removed_but_blocks_stay():
     code = "Run:\n\n```python\nif x:\n    y()   \n```\n"
     assert normal_text(code) == "Run:\n\n```python\nif x:\n    y()\n```"
     assert normal_text("e\u0301t\u00e9") == normal_text("\u00e9t\u00e9")  # NFC
+
+
+def test_check_fix_of_trailing_whitespace_keeps_the_hash(tmp_path):
+    path = FILES[0]
+    (tmp_path / "bank").mkdir()
+    target = tmp_path / "bank" / path.name
+    lines = TEXTS[0].split("\n")
+    spaced = "\n".join(ln + "   " if ln.startswith("  ") and ln.strip() else ln for ln in lines)
+    target.write_text(spaced, encoding="utf-8")
+    (tmp_path / "qlint.toml").write_text('bank = "bank"\nexams = "exams"\n', encoding="utf-8")
+    shutil.copytree(REPO / "bank" / "exams", tmp_path / "exams")
+    qlint(tmp_path, "check", "--fix", "--unsafe-fixes", "--select", "F001", "--no-cache", str(target))
+    fixed = target.read_text(encoding="utf-8")
+    assert fixed != spaced  # F001 removed the spaces it reports (those inside texts)
+    assert content_hash(load_fast(spaced, Limits())) == content_hash(load_fast(fixed, Limits())) == HASHES[0]
 
 
 def test_fields_outside_the_teaching_text_do_not_count():

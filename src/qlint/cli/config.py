@@ -10,7 +10,7 @@ from typing import Any
 from qlint.diagnostic import Severity
 from qlint.loading.limits import Limits
 from qlint.paths import display_path
-from qlint.project.config import PATH_KEYS, Config, ConfigError, FormatOptions, find_config, inside_project
+from qlint.project.config import PATH_KEYS, Config, ConfigError, FormatOptions, ReviewPolicy, find_config, inside_project
 from qlint.project.toml_keys import key_position, split_key
 
 
@@ -46,7 +46,15 @@ def load_config(start: Path | None = None) -> Config:
         date=str(raw.get("date", "")),
         lang=raw.get("lang", "en"),
         languages=tuple(raw.get("languages", ())),
+        review=_review(raw.get("review", {})),
     )
+
+
+def _review(table: dict[str, Any]) -> ReviewPolicy:
+    """The [review] table (its shape checked by the config schema)."""
+    return ReviewPolicy(roles=tuple(table.get("roles", ())), reviewers=int(table.get("reviewers", 0)),
+                        author=str(table.get("author", "")).strip(),
+                        statuses=tuple(table.get("statuses", ("published",))))
 
 
 def _report(source: Path, problems: list[tuple[str, str]]) -> str:

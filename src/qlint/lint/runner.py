@@ -67,6 +67,7 @@ def fingerprint(settings: Any) -> str:
         repr((settings.selection.preview, sorted(settings.selection.named))),  # rules' preview shapes
         repr(sorted((k, sorted(v.items(), key=repr)) for k, v in config.rules.items())),
         repr(config.limits),
+        repr(config.review),  # W rules: the sign-off policy
         str(config.root),
         str(config.exams_dir),
         lifecycle_fingerprint(config.bank_dir, config.date),

@@ -58,6 +58,9 @@ def configure(p: argparse.ArgumentParser):
                    help="multiple-response credit in every format: all-or-nothing, or partial as Moodle grades "
                         "(default: [export] scoring in the config, else partial)")
     p.add_argument("--force", action="store_true", help="export even when the questions have lint errors")
+    p.add_argument("--require-review", action="store_true",
+                   help="refuse published questions not signed off as the [review] policy requires, or whose "
+                        "sign-off is stale (with no policy: with no sign-off at all); --force does not lift it")
     add_output_format(p)
     return run
 
@@ -94,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         bank_root=config.bank_dir,
         lang=config.lang,
         progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(linted) >= 200 else None,
+        review=config.review,
+        require_review=args.require_review,
     )
     texts = {x.path: result.results[x.path].text for x in linted}
     with holding(Document(x.path, texts[x.path], x.shown) for x in linted if texts[x.path]):

@@ -73,6 +73,7 @@ class _Pages:
         # Ordering, matching and case pages add their own style and script; choice pages keep theirs.
         self.arrange_css, self.arrange_js = self.css + _asset("arrange.css"), _asset("arrange.js")
         self.warnings: list[Problem] = []
+        self.review = job.review
         self.job = job
         # index pages: the questions' one language, else the configured default
         langs = {question_lang(q, job.lang) for q in job.questions}
@@ -226,7 +227,20 @@ class _Pages:
                                 f"{len(qs)} questions") for d, qs in domains]}
                     for code, domains in site.tree]
         return self._page("index.html.j2", site.index, [], title="Practice questions",
-                          intro="Pick a domain, answer each question, then check your answer.", sections=sections)
+                          intro="Pick a domain, answer each question, then check your answer.", sections=sections,
+                          review=self._review())
+
+    def _review(self) -> list[tuple[str, ...]]:
+        """The review status rows (exam, domain name, counts...) and a total, for the root index;
+        empty when the project has no review policy and no question a sign-off (docs/review.md)."""
+        rows = self.review
+        if not rows:
+            return []
+        site = self.site
+        body = [(r.exam, site.domain_name(r.exam, r.domain), str(r.reviewed), str(r.stale), str(r.missing),
+                 str(r.not_required)) for r in rows]
+        total = [str(sum(getattr(r, f) for r in rows)) for f in ("reviewed", "stale", "missing", "not_required")]
+        return body + [("All", "", *total)]
 
     def exam_index(self, code: str, domains) -> bytes:
         site, here = self.site, self.site.exam_index(code)
