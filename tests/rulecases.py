@@ -22,6 +22,10 @@ Item case files (the format sqlfluff's YAML rule cases and inline-expectation fi
         yaml: |                                  # a whole question instead of base + patch
           ...
 
+A file or a case may add `config:`, more of the case project's qlint.toml (the case's own entry
+replacing the file's of the same name): a mapping is a table, `config: {review: {roles: [technical]}}`
+writes `[review]`; any other value a top-level key, `config: {languages: [en, es]}`.
+
 A path walks mapping keys and list items; a list item is named by its `id` or its index. A patched
 value is copied into the question exactly as written (quotes, block scalars), re-indented.
 
@@ -33,7 +37,8 @@ a finding that moves to another line or node fails its case.
 
 Bank case files keep their own shape (files from templates, `series`, an `expect` list of
 "path:line:col CODE [severity]"; see tests/bank_cases/_bases.yaml); literal file texts may carry
-markers too. Both kinds run through `qlint check --output-format json` in a throwaway project.
+markers too, and `{{hash a.yaml}}` in a file is the content hash of the case's file a.yaml. Both kinds run through
+`qlint check --output-format json` in a throwaway project.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from string import Template
 import yaml
 
 from qlint.cli import main as qlint_main
+from qlint.project.contenthash import content_hash
 
 # libyaml's loader: every worker builds the cases at collection, and the pure-Python composer
 # made that 1.5 s; the marks (line, column) are the same
@@ -262,6 +268,8 @@ class Case:
     options: dict = field(default_factory=dict)
     fixed: str | None = None  # item cases: the question after every fix
     origin: str = ""
+    config: dict = field(default_factory=dict)  # more qlint.toml: top-level keys ({"languages": [...]}) and
+    # tables ({"review": {"roles": [...]}})
 
 
 def _pairs(node) -> dict:
@@ -294,7 +302,8 @@ def _load_item_file(path: Path) -> list[Case]:
             raise CaseError(f"{where}: {exc}") from None
         files = {"case.yaml": question, **(spec.get("files") or {})}
         out.append(Case(data["rule"], spec["name"], "item", files, ["case.yaml"], list(spec.get("expect") or []),
-                        dict(spec.get("options") or {}), fixed, where))
+                        dict(spec.get("options") or {}), fixed, where,
+                        {**(data.get("config") or {}), **(spec.get("config") or {})}))
     return out
 
 
@@ -346,7 +355,7 @@ def _load_bank_file(path: Path) -> list[Case]:
         files = _bank_files(bases, case)
         out.append(Case(spec["rule"], case["name"], "bank", files, list(case.get("targets") or files),
                         list(case.get("expect") or []), dict(case.get("options") or {}), None,
-                        f"{path.name}: case {case['name']!r}"))
+                        f"{path.name}: case {case['name']!r}", dict(case.get("config") or {})))
     return out
 
 
@@ -377,6 +386,10 @@ def write_expectations(case: Case) -> tuple[dict[str, str], list[str]]:
     return files, expected
 
 
+# `{{hash a.yaml}}` in a bank case's file: the content hash of the case's file a.yaml (L003)
+_HASH = re.compile(r"\{\{hash ([^}]+)\}\}")
+
+
 def write_project(root: Path, case: Case) -> tuple[Path, list[str]]:
     """The case as a project: qlint.toml, the files under bank/; returns the bank and the expectations."""
     bank = root / "bank"
@@ -385,12 +398,18 @@ def write_project(root: Path, case: Case) -> tuple[Path, list[str]]:
     if not own_exams:
         shutil.copytree(REPO / "bank" / "exams", root / "exams", dirs_exist_ok=True)
     config = [f"bank = {_toml('bank')}", f"exams = {_toml(exams)}"]
+    config += [f"{k} = {_toml(v)}" for k, v in case.config.items() if not isinstance(v, dict)]
+    for table, values in case.config.items():  # before [rules.X]: a table header ends the top level
+        if isinstance(values, dict):
+            config.append(f"[{table}]")
+            config += [f"{k} = {_toml(v)}" for k, v in values.items()]
     if case.options:
         config.append(f"[rules.{case.rule}]")
         config += [f"{k} = {_toml(v)}" for k, v in case.options.items()]
     (root / "qlint.toml").write_text("\n".join(config) + "\n", encoding="utf-8")
     files, expected = write_expectations(case)
     for name, text in files.items():
+        text = _HASH.sub(lambda m: content_hash(yaml.safe_load(files[m.group(1)])), text)
         target = bank / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")

@@ -85,7 +85,7 @@ from kit.export import CASE, CASE_ORDERING, CASE_SINGLE, MATCHING, ORDERING, by_
 
 # The keys of a single/multiple record, in order: new item types must not add any to them.
 CHOICE_KEYS = ["id", "exam", "exam_name", "domain", "domain_name", "type", "choose", "status", "difficulty", "tags", "tasks",
-               "shuffle", "source", "stem", "trap", "options", "keys", "scoring", "credits", "explanation",
+               "lang", "translation_of", "shuffle", "source", "stem", "trap", "options", "keys", "scoring", "credits", "explanation",
                "references", "related", "media"]
 
 
@@ -138,7 +138,7 @@ def test_case_study_is_inline_in_each_of_its_questions(tmp_path):
         assert (case["id"], case["position"], case["items"]) == (CASE, place, [CASE_SINGLE, CASE_ORDERING])
         assert case["scenario"]["markdown"] == cases[CASE].scenario and "<li>Each score must return" in case["scenario"]["html"]
         assert case["title"] == "Fraud scoring for card payments"
-    assert docs[CASE_SINGLE]["type"] == "single" and list(docs[CASE_SINGLE]) == CHOICE_KEYS[:13] + ["case"] + CHOICE_KEYS[13:]
+    assert docs[CASE_SINGLE]["type"] == "single" and list(docs[CASE_SINGLE]) == CHOICE_KEYS[:15] + ["case"] + CHOICE_KEYS[15:]
 
 
 def test_a_question_whose_case_is_missing_is_exported_alone_with_a_warning(tmp_path):

@@ -31,6 +31,7 @@ SCHEMAS = sorted((REPO / "schema").glob("*.schema.json"))
 # until it is listed here.
 GOOD = {
     "^[A-Z0-9][A-Z0-9-]{1,31}$": "MLA-C01",
+    "^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$": "pt-BR",
     "^[a-z0-9][a-z0-9-]{0,63}$": "data-preparation",
     "^[a-z0-9][a-z0-9-]{2,79}$": "mla-c01-prep-athena-ctas-join",
     "^[a-z0-9][a-z0-9-]{0,47}$": "model-parallel",
@@ -39,6 +40,7 @@ GOOD = {
     "^[a-z][a-z0-9]*(-[a-z0-9]+)*$": "unreadable-file",
     "^(/[^/]*)*$": "/options/0/id",
     "^[0-9a-f]{64}$": "0123456789abcdef" * 4,
+    "^sha256:[0-9a-f]{64}$": "sha256:" + "0123456789abcdef" * 4,
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "2026-06-01",
     "^[1-9][0-9]?\\.[1-9][0-9]?$": "1.2",
 }

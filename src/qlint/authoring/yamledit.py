@@ -14,7 +14,7 @@ from qlint.authoring import scalars
 from qlint.authoring.formatter import FormatError, load, verify
 from qlint.loading.positions import split_pointer
 from qlint.project.config import Config
-from qlint.authoring.yamldoc import BLOCK_HEADER, Doc, Entry, Scalar, Seq, Unsupported, ends, parse
+from qlint.authoring.yamldoc import BLOCK_HEADER, Doc, Entry, Map, Scalar, Seq, Unsupported, ends, parse
 
 
 class EditError(Exception):
@@ -140,3 +140,79 @@ def load_list(data: Any, pointer: str) -> list[Any]:
     for p in split_pointer(pointer):
         node = node[int(p)] if isinstance(node, list) else node[p]
     return node
+
+
+def _mapping_lines(value: dict[str, Any], indent: int, first: str = "") -> list[str]:
+    """A flat mapping of scalars as block lines at `indent` (the first line may start with `first`)."""
+    lines = []
+    for i, (k, v) in enumerate(value.items()):
+        lead = (first if i == 0 else " " * len(first))
+        lines.append(" " * indent + lead + f"{k}: {scalars.render_inline(v)}")
+    return lines
+
+
+def add_key(text: str, key: str, value: Any, kind: str, config: Config) -> str:
+    """`text` with a new top-level `key` (a flat mapping, or a list of flat mappings) inserted where
+    the schema's key order puts it, after a blank line; every other byte stays as it was."""
+    from qlint.authoring.formatter import key_order
+
+    doc = _doc(text, config)
+    if doc.root.flow or any(e.key == key for e in doc.root.entries):
+        raise EditError(f"cannot add {key}: the file already has it or is one flow mapping")
+    step = config.format.indent
+    if isinstance(value, list):
+        new = [f"{key}:"]
+        for item in value:
+            new += _mapping_lines(item, step, "- ")
+    else:
+        new = [f"{key}:"] + _mapping_lines(value, step)
+    order = list(key_order(kind, ()))
+    rank = order.index(key) if key in order else len(order)
+    later = [e for e in doc.root.entries if e.key in order and order.index(e.key) > rank]
+    lines = list(doc.lines)
+    if later:
+        at = later[0].line - len(later[0].leading)
+        if at > 0 and lines[at - 1].strip():
+            new = [""] + new
+        if later[0].leading[:1] != [""]:
+            new = new + [""]
+    else:
+        last = doc.root.entries[-1]
+        at = ends(last.value)[0] + 1
+        new = [""] + new
+    cr = "\r" if doc.newline == "\r\n" else ""
+    result = "\n".join(lines[:at] + [ln + cr for ln in new] + lines[at:])
+    if not result.endswith("\n"):
+        result += doc.newline
+    expected = copy.deepcopy(doc.data)
+    expected[key] = value
+    try:
+        verify(doc, result, config, expected)
+    except FormatError as exc:
+        raise EditError(exc.message) from None
+    return result
+
+
+def append_item(text: str, pointer: str, value: dict[str, Any], config: Config) -> str:
+    """`text` with the flat mapping `value` added as the last item of the block list at `pointer`,
+    laid out like the list's last item."""
+    doc = _doc(text, config)
+    try:
+        _, seq = doc.find(pointer)
+    except KeyError:
+        raise EditError(f"no list at {pointer}") from None
+    if not isinstance(seq, Seq) or seq.flow or not seq.items:
+        raise EditError(f"{pointer} is not a block list with items (write it as '- key: value' lines)")
+    last = seq.items[-1]
+    inner = last.value.entries[0].col if isinstance(last.value, Map) and last.value.entries else last.col + 2
+    first = "-" + " " * max(1, inner - last.col - 1)
+    new = _mapping_lines(value, last.col, first)
+    at = ends(last.value)[0] + 1
+    cr = "\r" if doc.newline == "\r\n" else ""
+    result = "\n".join(doc.lines[:at] + [ln + cr for ln in new] + doc.lines[at:])
+    expected = _set(doc.data, pointer, load_list(doc.data, pointer) + [value])
+    try:
+        verify(doc, result, config, expected)
+    except FormatError as exc:
+        raise EditError(exc.message) from None
+    return result

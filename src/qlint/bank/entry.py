@@ -15,6 +15,7 @@ from hashlib import blake2b
 from operator import itemgetter
 from typing import Any, Iterable, Sequence
 
+from qlint.bank.parity import record as parity_record
 from qlint.project.guide import task_id
 from qlint.text import holds_placeholder, tokenise, tokens
 
@@ -85,6 +86,9 @@ FIELDS = (
     ("replaced_by", "the id of the question that replaces a retired one, or ''"),
     ("tasks", "the ids of the exam guide's task statements the question names (`tasks:`)"),
     ("single_key", "the key's position in a single-answer question with one key, else None"),
+    ("lang", "the question's own `lang`, or '' (the configured default)"),
+    ("translation_of", "the id of the question this one translates, or ''"),
+    ("parity", "what the translation rules compare, as JSON (bank/parity.py)"),
 )
 
 
@@ -98,7 +102,8 @@ class BankEntry(tuple):
     __slots__ = ()
 
     @classmethod
-    def of(cls, path: str, data: dict[str, Any], ngram: int = 8) -> "BankEntry":
+    def of(cls, path: str, data: dict[str, Any], ngram: int = 8, names: tuple[str, ...] = ()) -> "BankEntry":
+        """`names`: the product names translations keep as written (L006), besides vendor names."""
         options = data.get("options", [])
         keyed = tuple(i for i, o in enumerate(options) if o.get("correct") is True)
         stem = tokens(data.get("stem", ""))
@@ -135,6 +140,9 @@ class BankEntry(tuple):
             str(data.get("replaced_by") or ""),
             tuple(task_id(t) for t in data.get("tasks") or ()),
             keyed[0] if data.get("type", "single") == "single" and len(keyed) == 1 else None,
+            str(data.get("lang") or ""),
+            str(data.get("translation_of") or ""),
+            parity_record(data, names),
         ))
 
     @staticmethod

@@ -10,7 +10,7 @@ from typing import Any
 from qlint.diagnostic import Severity
 from qlint.loading.limits import Limits
 from qlint.paths import display_path
-from qlint.project.config import PATH_KEYS, Config, ConfigError, FormatOptions, find_config, inside_project
+from qlint.project.config import PATH_KEYS, Config, ConfigError, FormatOptions, ReviewPolicy, find_config, inside_project
 from qlint.project.toml_keys import key_position, split_key
 
 
@@ -23,7 +23,7 @@ def load_config(start: Path | None = None) -> Config:
         from qlint.lint.config_check import check_config  # imports the rule registry
 
         problems = check_config(raw) + _output_format(raw)
-        problems += [] if problems else _paths(raw, root)
+        problems += [] if problems else _paths(raw, root) + _languages(raw)
         if problems:
             raise ConfigError(_report(source, problems))
     names = {f.name.replace("_", "-"): f.name for f in fields(Limits)}
@@ -44,7 +44,17 @@ def load_config(start: Path | None = None) -> Config:
         format=FormatOptions(**raw.get("format", {})),  # the config schema checked the keys and ranges
         scoring=raw.get("export", {}).get("scoring", "partial"),
         date=str(raw.get("date", "")),
+        lang=raw.get("lang", "en"),
+        languages=tuple(raw.get("languages", ())),
+        review=_review(raw.get("review", {})),
     )
+
+
+def _review(table: dict[str, Any]) -> ReviewPolicy:
+    """The [review] table (its shape checked by the config schema)."""
+    return ReviewPolicy(roles=tuple(table.get("roles", ())), reviewers=int(table.get("reviewers", 0)),
+                        author=str(table.get("author", "")).strip(),
+                        statuses=tuple(table.get("statuses", ("published",))))
 
 
 def _report(source: Path, problems: list[tuple[str, str]]) -> str:
@@ -68,6 +78,14 @@ def _paths(raw: dict[str, Any], root: Path) -> list[tuple[str, str]]:
     return [(key, f"{raw[key]!r} leads outside the project folder {root} (links resolved); a configured "
                   "path must stay inside the folder of its configuration file")
             for key in PATH_KEYS if isinstance(raw.get(key), str) and inside_project(root, raw[key]) is None]
+
+
+def _languages(raw: dict[str, Any]) -> list[tuple[str, str]]:
+    """`languages` must hold the default `lang`: the translations are made from it."""
+    langs, default = raw.get("languages"), raw.get("lang", "en")
+    if langs and default.lower() not in [v.lower() for v in langs]:
+        return [("languages", f"lists {', '.join(langs)} but not the default lang {default!r}: add it")]
+    return []
 
 
 def _by_code(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -12,6 +12,10 @@ from qlint.bank.statistics import blueprint_coverage, key_balance
 from qlint.lint.bankrun import bank_context
 from qlint.lint.results import LintResult
 from qlint.lint.settings import Settings
+from qlint.loading.errors import LoadError
+from qlint.loading.fast import FastPathError, load_fast
+from qlint.loading.reader import decode, read_source
+from qlint.project.review import ReviewRow, review_summary
 from qlint.reports._context import context_fields
 
 
@@ -28,7 +32,21 @@ def bank_figures(result: LintResult, settings: Settings, exams: int = PRACTICE_E
         "coverage": [c for exams, entries in bank.by_exams() for c in blueprint_coverage(entries, exams)],
         "tasks": [c for exams, entries in bank.by_exams() for c in task_coverage(entries, exams)],
         "pool": {code: need for defined, _ in bank.by_exams() for code, need in pool_needs(defined, exams, length).items()},
+        "review": review_figures([e.path for e in bank.entries], settings),
     }
+
+
+def review_figures(paths: list[str], settings: Settings) -> list[ReviewRow]:
+    """Review status per domain (docs/review.md). The run keeps no question data for reports, so
+    the sign-offs are read again here, for the formats that show figures only."""
+    config = settings.config
+    items = []
+    for path in paths:
+        try:
+            items.append(load_fast(decode(read_source(path, config.root, config.limits)), config.limits))
+        except (LoadError, FastPathError, OSError, ValueError):  # the lint run reported it; a summary skips it
+            continue
+    return review_summary(items, config.review)
 
 
 def run_context(result: LintResult, settings: Settings, exit_code: int, environ: Mapping[str, str],

@@ -14,6 +14,7 @@ from typing import Callable
 from qlint.exporters.kit.problems import Problem
 from qlint.model import Case, Question
 from qlint.project.exams import Exam
+from qlint.project.review import ReviewRow
 from qlint.registry import Registry
 
 # How a multiple-response question is credited: all keys and no distractor for the point, or
@@ -34,6 +35,8 @@ class ExportJob:
     bank_root: Path | None = None  # media paths must stay inside it
     progress: Callable[[int, int], None] | None = None  # (done, total), for a terminal progress bar
     cases: dict[str, Case] = field(default_factory=dict)  # case id -> case study its questions (`case:`) share
+    lang: str = "en"  # the language of a question without `lang:` (the configured default)
+    review: tuple[ReviewRow, ...] = ()  # review status per domain (docs/review.md); empty: no policy, no sign-offs
 
     def tick(self, done: int) -> None:
         if self.progress:

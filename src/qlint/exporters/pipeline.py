@@ -15,17 +15,19 @@ from typing import Any, Callable
 
 from qlint.diagnostic import Diagnostic, Severity
 from qlint.exporters import EXPORTERS, ExportJob
-from qlint.exporters.kit.problems import ExportError, Problem
+from qlint.exporters.kit.problems import ExportError, Problem, problem
 from qlint.files import UnsafePathError
 from qlint.model import Case, Question
 from qlint.paths import display_path
+from qlint.project.config import ReviewPolicy
 from qlint.project.exams import Exam
+from qlint.project.review import refused as review_refusal, review_summary
 from qlint.loading.document import Document
 from qlint.loading.problems import place
 from qlint.rules import RULES, reported
 
 DEFAULT_STATUS = ("published", "review")
-FILTER_ORDER = ("--exam", "--domain", "--tag", "--status")
+FILTER_ORDER = ("--exam", "--domain", "--tag", "--lang", "--status")
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Filters:
     domains: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     statuses: tuple[str, ...] = DEFAULT_STATUS
+    lang: str = ""  # --lang: only questions in this language
+    default_lang: str = "en"  # the language of a question without `lang:`
 
     def skipped_by(self, data: dict[str, Any]) -> str | None:
         """The first filter (in FILTER_ORDER) that leaves this question out, or None when it is exported."""
@@ -43,6 +47,8 @@ class Filters:
             return "--domain"
         if self.tags and not set(self.tags) & set(data.get("tags") or []):
             return "--tag"
+        if self.lang and str(data.get("lang") or self.default_lang).lower() != self.lang.lower():
+            return "--lang"
         if data.get("status") == "retired":  # never exported, whatever --status asks for
             return "--status"
         return None if data.get("status") in self.statuses else "--status"
@@ -74,6 +80,9 @@ class ExportRequest:
     force: bool = False  # export even when the exported questions have lint errors
     bank_root: Path | None = None
     progress: Callable[[int, int], None] | None = None
+    lang: str = "en"  # the configured default language
+    review: ReviewPolicy = ReviewPolicy()  # the project's [review] policy (the HTML site's review summary)
+    require_review: bool = False  # --require-review: refuse published questions not reviewed as required
 
 
 @dataclass
@@ -124,11 +133,19 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     if not questions:
         out.refused = "no questions match the filters"
         return out
+    if request.require_review:  # --force does not lift it: the review was asked for explicitly
+        unreviewed = [(q, why) for q in questions if (why := review_refusal(q.data, request.review))]
+        if unreviewed:
+            out.diagnostics = [placed("E001", problem(q, pointer, message)) for q, (pointer, message) in unreviewed]
+            out.refused = (f"{len(unreviewed)} published question{'s are' if len(unreviewed) != 1 else ' is'} "
+                           "not reviewed as required (--require-review)")
+            return out
     cases = {r.data["id"]: Case(r.path, r.data) for r in linted if r.kind == "case" and r.data is not None
              and isinstance(r.data.get("id"), str) and not any(d.code == "S001" for d in r.diagnostics)}
     job = ExportJob(questions=questions, exams=exams, output=request.output, zip=request.zip,
                     shuffle=request.shuffle, scoring=request.scoring, bank_root=request.bank_root,
-                    progress=request.progress, cases=cases)
+                    progress=request.progress, cases=cases, lang=request.lang,
+                    review=tuple(review_summary([q.data for q in questions], request.review)))
     try:
         result = EXPORTERS.get(request.format).write(job)
     except ExportError as exc:  # a question the target cannot carry

@@ -15,7 +15,7 @@ from lxml import etree
 from qlint.importers import Imported, ImportJob, Unmapped
 from qlint.importers._markdown import classes, drop_case_scenario, linked_references, local, remove
 from qlint.importers._text import TextReader, TooDeep, finish, html_fragment, question_folder
-from qlint.importers.common import QUESTION_ID, clean_tags, clean_tasks, in_schema_order, option_ids, place, placeholder, question, short, split_task_tags
+from qlint.importers.common import QUESTION_ID, clean_tags, clean_tasks, in_schema_order, option_ids, place, placeholder, question, short, split_lang_tag, split_task_tags
 
 HEADINGS = {"qlint-rationale", "qlint-right-when", "qlint-why-chosen", "qlint-trap", "qlint-references"}
 OPTION_PARTS = {"qlint-rationale": "rationale", "qlint-right-when": "right_when", "qlint-why-chosen": "why_chosen"}
@@ -197,6 +197,9 @@ class QuestionReader:
         if not _flag(el, "shuffleanswers", True):
             data["shuffle"] = False
         tags, tasks = split_task_tags([t for t in (_text(tag).strip() for tag in el.iter() if local(tag) == "tag") if t])
+        tags, lang = split_lang_tag(tags)
+        if lang:
+            data["lang"] = lang
         if tags := clean_tags(tags, self.note):
             data["tags"] = tags
         if tasks := clean_tasks(tasks, self.note):

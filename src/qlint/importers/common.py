@@ -116,6 +116,16 @@ def split_task_tags(tags: list[str]) -> tuple[list[str], list[str]]:
     return [t for t in tags if not t.startswith(TASK_TAG)], tasks
 
 
+LANG_TAG = "lang:"  # the question's language as qlint's Moodle export tags it
+_LANG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$(?![\s\S])")
+
+
+def split_lang_tag(tags: list[str]) -> tuple[list[str], str]:
+    """(the other tags, the language of a `lang:es` tag, or ""); a tag that is no language tag stays."""
+    langs = [t[len(LANG_TAG):] for t in tags if t.startswith(LANG_TAG) and _LANG.match(t[len(LANG_TAG):])]
+    return [t for t in tags if not (t.startswith(LANG_TAG) and t[len(LANG_TAG):] in langs)], langs[0] if langs else ""
+
+
 def in_schema_order(data: dict[str, Any]) -> dict[str, Any]:
     """The question's fields in the schema's order (the formatter would sort them anyway; files
     read more easily when `qlint import` writes them that way already)."""

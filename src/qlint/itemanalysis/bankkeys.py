@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from qlint.itemanalysis.data import MAX_OPTIONS, ItemKey, Note
 from qlint.loading.document import Document
 from qlint.loading.errors import LoadError
@@ -52,5 +54,5 @@ def load_keys(config: Config, paths: list[str]) -> tuple[dict[str, ItemKey], lis
                    else "no option is marked correct" if key.is_choice else "no step is keyed")
             notes.append(Note(f"{display_path(path)}:1:1", f"{why}: its responses cannot be scored"))
             continue
-        keys[q.id] = key
+        keys[q.id] = replace(key, lang=str(data.get("lang") or config.lang), source=str(data.get("translation_of") or ""))
     return keys, notes

@@ -51,6 +51,8 @@ class ItemKey:
     pointers: tuple[str, ...] = ()  # part i's JSON pointer in the question
     accepts: frozenset[str] = frozenset()  # ordering: every step id; matching: every response id
     matches: tuple[str, ...] = ()  # matching: the response id that each prompt matches
+    lang: str = ""  # the question's language (its `lang:`, else the configured one): one form per language
+    source: str = ""  # a translation: the id of the question it translates (`translation_of:`)
 
     @classmethod
     def of(cls, q: Question) -> "ItemKey":

@@ -14,7 +14,7 @@ from typing import Any
 from qlint.diagnostic import Diagnostic, Edit, Fix, Severity
 from qlint.lint.results import FileResult
 
-FORMAT = 5  # bump when an encoding changes: rows of another format are never read
+FORMAT = 6  # bump when an encoding changes: rows of another format are never read
 
 
 class Malformed(ValueError):
@@ -140,7 +140,7 @@ def load_result(blob: Any) -> Any:
 
 # Bank entries (see qlint.bank.entry.FIELDS): one type per field; `b` fields are packed int64
 # hashes, stored after the JSON header (which records their lengths) as raw bytes.
-_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "s", "s", "ts", "i?")
+_ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "s", "s", "ts", "i?", "s", "s", "s")
 
 
 def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
@@ -168,7 +168,7 @@ def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
 # the JSON types of a header's fields, checked in one comparison (a pre-commit run reads the whole
 # bank's entries: 10k of them)
 _HEAD_TYPES = tuple({"s": str, "i": int, "ti": list, "?": bool, "ts": list, "tk": list, "b": int}[k]
-                    for k in _ENTRY[:-1])
+                    for k in _ENTRY if k != "i?")
 
 
 def load_entry(blob: Any) -> tuple[Any, ...] | None:
@@ -184,7 +184,7 @@ def load_entry(blob: Any) -> tuple[Any, ...] | None:
                and type(case[4]) is list and all(type(i) is str for i in case[4]))
         return ("case", *case[:4], tuple(case[4]))
     _check(cut >= 0 and type(head) is list and len(head) == len(_ENTRY)
-           and tuple(map(type, head[:-1])) == _HEAD_TYPES and (head[-1] is None or type(head[-1]) is int))
+           and tuple(map(type, head[:20] + head[21:])) == _HEAD_TYPES and (head[20] is None or type(head[20]) is int))
     keyed, related, keys, tasks = head[6], head[8], head[10], head[19]
     _check(all(type(i) is int for i in keyed) and all(type(r) is str for r in related)
            and all(type(t) is str for t in tasks)
@@ -195,4 +195,4 @@ def load_entry(blob: Any) -> tuple[Any, ...] | None:
     b = a + sizes[0]
     c = b + sizes[1]
     return (*head[:6], tuple(keyed), head[7], tuple(related), head[9], tuple(map(tuple, keys)), head[11],
-            blob[a:b], blob[b:c], blob[c:], *head[15:19], tuple(tasks), head[20])
+            blob[a:b], blob[b:c], blob[c:], *head[15:19], tuple(tasks), *head[20:])

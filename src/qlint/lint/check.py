@@ -13,7 +13,7 @@ from qlint.bank.entry import BankEntry, CaseEntry
 from qlint.diagnostic import Diagnostic
 from qlint.lint.cache import digest
 from qlint.lint.results import FileResult, diagnostic
-from qlint.lint.settings import Settings, entry_gram, exams_for
+from qlint.lint.settings import Settings, entry_gram, entry_names, exams_for
 from qlint.lint.suppression import MARKER
 from qlint.loading.document import Document
 from qlint.loading.errors import LoadError
@@ -117,7 +117,7 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
     diagnostics = place(found, doc, settings)
     entry: BankEntry | CaseEntry | None = None
     if kind == "question" and not errors and settings.selection.rules("bank"):
-        entry = BankEntry.of(path, data, entry_gram(settings))
+        entry = BankEntry.of(path, data, entry_gram(settings), entry_names(settings))
     elif kind == "case" and not errors and settings.selection.rules("bank"):
         entry = CaseEntry.of(path, data)
     # S007 reads the images a question references: their bytes are not in the cache key
@@ -179,7 +179,7 @@ def load_entry(path: str, settings: Settings, source: bytes | None = None) -> Ba
         return None
     if file_kind(path, settings.config) == "case":
         return None if validate("case", data) else CaseEntry.of(path, data)
-    return None if validate("question", data) else BankEntry.of(path, data, entry_gram(settings))
+    return None if validate("question", data) else BankEntry.of(path, data, entry_gram(settings), entry_names(settings))
 
 
 def load_entry_hashed(path: str, settings: Settings, source: bytes | None = None) -> tuple[str | None, BankEntry | CaseEntry | None]:

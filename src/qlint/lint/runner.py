@@ -67,9 +67,11 @@ def fingerprint(settings: Any) -> str:
         repr((settings.selection.preview, sorted(settings.selection.named))),  # rules' preview shapes
         repr(sorted((k, sorted(v.items(), key=repr)) for k, v in config.rules.items())),
         repr(config.limits),
+        repr(config.review),  # W rules: the sign-off policy
         str(config.root),
         str(config.exams_dir),
-        lifecycle_fingerprint(config.bank_dir, config.date),  # V rules: the date judged by, the project's catalogue
+        lifecycle_fingerprint(config.bank_dir, config.date),
+        repr((config.lang, config.languages)),  # L rules: the default language, the bank's languages  # V rules: the date judged by, the project's catalogue
         repr(sorted((code, repr(exam)) for code, exam in settings.exams.items())),
         # other banks' exams: their files' S002/S003 and O012 findings read them
         repr(sorted((str(bank), sorted((c, repr(e)) for c, e in exams.items()))

@@ -85,6 +85,20 @@ def exported_exams(settings: Settings, files: list[str]) -> dict[str, Exam] | st
     return out
 
 
+def entry_names(settings: Settings) -> tuple[str, ...]:
+    """The product names translations keep as written (L006), which bank entries record: the
+    configured `names` and the lifecycle catalogue's services."""
+    from qlint.bank.parity import catalogue_names
+    from qlint.project.lifecycle import CatalogueError, catalogue
+
+    rule = RULES.get("L006")
+    configured = tuple(RuleContext(rule, settings.config, settings.exams).option("names")) if rule else ()
+    try:
+        return configured + catalogue_names(catalogue(settings.config.bank_dir).services)
+    except CatalogueError:  # a broken project catalogue is reported by the V rules' run
+        return configured
+
+
 def entry_gram(settings: Settings) -> int:
     """The n of B007's explanation n-grams, which bank entries hash ahead."""
     rule = RULES.get("B007")

@@ -156,7 +156,9 @@ def _message(err: ValidationError) -> tuple[str, str, bool]:
     if v == "required":
         missing = [m for m in err.validator_value if isinstance(inst, dict) and m not in inst]
         where = "the document" if not path else pointer
-        if "then" in err.schema_path and isinstance(inst, dict) and isinstance(inst.get("type"), str):
+        if isinstance(err.schema, dict) and isinstance(err.schema.get("$comment"), str):
+            where += f" ({err.schema['$comment']})"  # a branch that says why it requires a field
+        elif "then" in err.schema_path and isinstance(inst, dict) and isinstance(inst.get("type"), str):
             where += f" (type: {inst['type']} needs {'them' if len(missing) > 1 else 'it'})"
         return pointer, f"missing required field{'s' if len(missing) > 1 else ''} {', '.join(repr(m) for m in missing)} in {where}", False
     if v == "enum":

@@ -22,8 +22,10 @@ _OTHER = {
     r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$": "lower-case words of letters and digits joined by single hyphens",
     r"^(/[^/]*)*$": "a JSON pointer such as /options/0/id",
     r"^[0-9a-f]{64}$": "64 lower-case hexadecimal digits",
+    r"^sha256:[0-9a-f]{64}$": "a content hash: sha256: and 64 lower-case hexadecimal digits, as qlint review sign writes it",
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "a date written YYYY-MM-DD, like 2026-12-02",
     r"^[1-9][0-9]?\.[1-9][0-9]?$": "a task statement id: the domain's number, a dot and the task's number, like 1.2",
+    r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$": "a BCP 47 language tag: 2 or 3 letters, then any subtags after hyphens as in pt-BR",
 }
 
 

@@ -39,7 +39,10 @@ class Config:
     limits: Limits = Limits()
     format: "FormatOptions" = field(default_factory=lambda: FormatOptions())
     date: str = ""  # the date lifecycle rules judge by (YYYY-MM-DD); "" = today (project/lifecycle.py)
+    lang: str = "en"  # the language of a question without `lang:` (BCP 47)
+    languages: tuple[str, ...] = ()  # the bank's languages: each needs a translation of every item (L004)
     scoring: str = "partial"  # [export] scoring: multiple-response credit in every export (all-or-nothing | partial)
+    review: "ReviewPolicy" = field(default_factory=lambda: ReviewPolicy())  # [review]: sign-off policy
 
     @cached_property  # asked once per file: resolve once
     def bank_dir(self) -> Path:
@@ -86,3 +89,18 @@ def find_config(start: Path) -> tuple[Path | None, dict[str, Any]]:
 class FormatOptions:
     indent: int = 2  # spaces per nesting level
     width: int = 100  # line width the formatter wraps long text to
+
+
+# --- [tool.qlint.review]: the sign-off policy (rules W001-W005, export --require-review) -------
+
+
+@dataclass(frozen=True)
+class ReviewPolicy:
+    roles: tuple[str, ...] = ()  # roles each reviewed question needs a sign-off for
+    reviewers: int = 0  # fewest distinct reviewers (the author never counts)
+    author: str = ""  # the author of questions without an `author` field
+    statuses: tuple[str, ...] = ("published",)  # statuses the policy applies to
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.roles or self.reviewers)

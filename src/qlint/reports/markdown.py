@@ -14,6 +14,7 @@ from qlint.bank.statistics import Balance, Coverage
 from qlint.bank.tasks import TaskCoverage
 from qlint.diagnostic import Diagnostic
 from qlint.printable import printable
+from qlint.project.review import ReviewRow
 from qlint.reports import ReportContext, reporter
 from qlint.reports._common import plural, report_path, rule_counts, severity_counts
 from qlint.reports._coverage import Table, domain_table, pool_lines, task_table
@@ -103,6 +104,18 @@ def coverage_markdown(extra: dict, exams: int) -> str:
     return "\n".join(["## qlint coverage", *coverage_sections(extra)]) + "\n"
 
 
+def _review(rows: list[ReviewRow]) -> list[str]:
+    out = ["### Review status", "",
+           "Questions per exam domain: signed off as the [review] policy requires, with a sign-off or freeze "
+           "the text has since outgrown (stale), missing a required sign-off, or needing none.", ""]
+    body = [[escape(r.exam), escape(r.domain), str(r.reviewed), str(r.stale), str(r.missing), str(r.not_required)]
+            for r in rows]
+    total = [sum(getattr(r, f) for r in rows) for f in ("reviewed", "stale", "missing", "not_required")]
+    body.append(["**all**", "", *(f"**{n}**" for n in total)])
+    return out + _table(["exam", "domain", "reviewed", "stale", "missing", "not required"],
+                        ["---", "---", "--:", "--:", "--:", "--:"], body)
+
+
 @reporter("markdown", figures=True)
 def markdown_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     lines = ["## qlint", "", escape(summary(diagnostics, ctx.files_checked))]
@@ -114,4 +127,6 @@ def markdown_report(diagnostics: list[Diagnostic], ctx: ReportContext) -> str:
     if "key_balance" in ctx.extra:
         lines += [""] + _balance(ctx.extra["key_balance"])
     lines += coverage_sections(ctx.extra)
+    if ctx.extra.get("review"):
+        lines += [""] + _review(ctx.extra["review"])
     return "\n".join(lines) + "\n"

@@ -186,3 +186,24 @@ bank/q.yaml:3:5: A004 cannot format: a tag the formatter does not keep
 
 ## Fix
 Edit the named place by hand into plain YAML, then format again.""", scope="command")
+
+
+declare("A005", "not-signed", "error", """A file `qlint review sign` or `qlint review live` did not write.
+
+## What it does
+Reports a question the command refused (the reviewer is its author, it is not published, a live
+question whose meaning changed, a `reviews:` list written in flow style) or could not edit
+safely; nothing of the batch is written and the command exits 2.
+
+## Why it matters
+A sign-off binds a reviewer to a text: it must never be written for the wrong person, nor freeze
+a text that already moved.
+
+## Example
+```text
+bank/q.yaml:1:1: A005 not signed: ana is the question's author; a sign-off needs another reviewer
+```
+
+## Fix
+Do what the message says (another reviewer, restore the live text, or write `reviews:` as a block
+list), then run the command again.""", scope="command")

@@ -56,11 +56,19 @@ def _show(notes) -> None:
         print(f"qlint: {len(notes) - MAX_NOTES} more notes like these", file=sys.stderr)
 
 
+def _summary(a) -> str:
+    return (f"{a.n_respondents} respondents, {len(a.items)} items; {a.reliability_name} "
+            f"{'n/a' if a.alpha != a.alpha else f'{a.alpha:.3f}'} (over {a.alpha_n} who saw every item), "
+            f"SEM {'n/a' if a.sem != a.sem else f'{a.sem:.2f}'}, mean score {a.mean_total:.2f} of {len(a.items)}")
+
+
 def run(args: argparse.Namespace) -> int:
     from qlint.lint.engine import load_exams, make_settings
     from qlint.itemanalysis.bankkeys import load_keys
     from qlint.itemanalysis.data import ResponsesError
     from qlint.itemanalysis.findings import only_responses, run_rules
+    from qlint.itemanalysis.languages import by_language, facility_gaps
+    from qlint.paths import display_path
     from qlint.itemanalysis.readers import read_responses
     from qlint.itemanalysis.stats import analyse
 
@@ -85,23 +93,27 @@ def run(args: argparse.Namespace) -> int:
         _say(str(exc))
         return EXIT_ERROR
     _show(notes + responses.notes)
-    a = analyse(responses, keys, args.scoring or config.scoring)
-    diagnostics = run_rules(a, settings)
+    # one form per language: a bank with translations is analysed language by language
+    forms = [(lang, analyse(part, keys, args.scoring or config.scoring)) for lang, part in by_language(responses, keys)]
+    per_form = [(lang, a, run_rules(a, settings)) for lang, a in forms]
+    diagnostics = sorted(d for _, _, found in per_form for d in found)
     code = EXIT_FINDINGS if any(d.severity >= Severity.parse(args.fail_on) for d in diagnostics) else EXIT_OK
-    summary = (f"{a.n_respondents} respondents, {len(a.items)} items; {a.reliability_name} "
-               f"{'n/a' if a.alpha != a.alpha else f'{a.alpha:.3f}'} (over {a.alpha_n} who saw every item), "
-               f"SEM {'n/a' if a.sem != a.sem else f'{a.sem:.2f}'}, mean score {a.mean_total:.2f} of {len(a.items)}")
-    print(summary, file=sys.stdout if terminal_fmt == "text" else sys.stderr)
-    shared = context_fields(len(a.items), code, tuple(settings.selection.enabled), os.environ)
+    summaries = [(f"{lang}: " if len(forms) > 1 else "") + _summary(a) for lang, a in forms]
+    print("\n".join(summaries), file=sys.stdout if terminal_fmt == "text" else sys.stderr)
+    for key, what in facility_gaps(forms):
+        print(f"{display_path(key.path)}:1:1: note: {what}", file=sys.stderr)
+    shared = context_fields(sum(len(a.items) for _, a in forms), code, tuple(settings.selection.enabled), os.environ)
     if args.html:
         from qlint.itemanalysis.html import write_html
 
-        try:
-            index = write_html(args.html, a, diagnostics, summary)
-        except (OSError, UnsafePathError) as exc:
-            _say(f"cannot write the HTML report to {args.html}: {getattr(exc, 'strerror', None) or exc}")
-            return EXIT_ERROR
-        print(f"qlint: HTML report: {index}", file=sys.stderr)
+        for (lang, a, found), summary in zip(per_form, summaries):
+            folder = os.path.join(args.html, lang) if len(forms) > 1 else args.html  # a report per language
+            try:
+                index = write_html(folder, a, found, summary)
+            except (OSError, UnsafePathError) as exc:
+                _say(f"cannot write the HTML report to {folder}: {getattr(exc, 'strerror', None) or exc}")
+                return EXIT_ERROR
+            print(f"qlint: HTML report: {index}", file=sys.stderr)
     ctx = ReportContext(**shared, color=use_color(sys.stdout) and not args.no_color and terminal_fmt == "text")
     sys.stdout.write(REPORTERS.get(terminal_fmt)(diagnostics, ctx))
     sys.stdout.flush()

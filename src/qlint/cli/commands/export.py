@@ -10,6 +10,7 @@ from qlint.cli import EXIT_ERROR, EXIT_OK, command
 from qlint.lint.engine import exported_exams, lint, make_settings
 from qlint.cli.commands._report import add_output_format, known_format, report, says_text
 from qlint.exporters import EXPORTERS, SCORING
+from qlint.exporters.kit.language import TAG
 from qlint.exporters.pipeline import DEFAULT_STATUS, ExportRequest, Filters, Linted, export_bank
 from qlint.loading.document import Document, holding
 from qlint.printable import printable, raw_stream
@@ -49,12 +50,17 @@ def configure(p: argparse.ArgumentParser):
     p.add_argument("--tag", type=_csv, default=[], metavar="TAGS", help="only questions with one of these tags")
     p.add_argument("--status", type=_csv, default=list(DEFAULT_STATUS), metavar="STATUSES",
                    help="only these statuses (default: published,review)")
+    p.add_argument("--lang", default="", metavar="TAG",
+                   help="only questions in this language (a BCP 47 tag; a question without lang: is in the configured lang)")
     p.add_argument("--no-zip", action="store_true", help="package formats: write a folder instead of a zip")
     p.add_argument("--no-shuffle", action="store_true", help="ask players not to shuffle options")
     p.add_argument("--scoring", choices=SCORING, default=None,
                    help="multiple-response credit in every format: all-or-nothing, or partial as Moodle grades "
                         "(default: [export] scoring in the config, else partial)")
     p.add_argument("--force", action="store_true", help="export even when the questions have lint errors")
+    p.add_argument("--require-review", action="store_true",
+                   help="refuse published questions not signed off as the [review] policy requires, or whose "
+                        "sign-off is stale (with no policy: with no sign-off at all); --force does not lift it")
     add_output_format(p)
     return run
 
@@ -64,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"qlint: error: unknown export format {args.format!r}; choose from: {', '.join(EXPORTERS.names())}", file=sys.stderr)
         return EXIT_ERROR
     if not known_format(args.output_format):
+        return EXIT_ERROR
+    if args.lang and not TAG.match(args.lang):
+        print(f"qlint: error: --lang {args.lang!r} is not a language tag (BCP 47: en, es, pt-BR)", file=sys.stderr)
         return EXIT_ERROR
     try:
         config = load_config()
@@ -80,13 +89,16 @@ def run(args: argparse.Namespace) -> int:
     request = ExportRequest(
         format=args.format,
         output=Path(args.output),
-        filters=Filters(tuple(args.exam), tuple(args.domain), tuple(args.tag), tuple(args.status)),
+        filters=Filters(tuple(args.exam), tuple(args.domain), tuple(args.tag), tuple(args.status), args.lang, config.lang),
         zip=not args.no_zip,
         shuffle=not args.no_shuffle,
         scoring=args.scoring or config.scoring,
         force=args.force,
         bank_root=config.bank_dir,
+        lang=config.lang,
         progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(linted) >= 200 else None,
+        review=config.review,
+        require_review=args.require_review,
     )
     texts = {x.path: result.results[x.path].text for x in linted}
     with holding(Document(x.path, texts[x.path], x.shown) for x in linted if texts[x.path]):

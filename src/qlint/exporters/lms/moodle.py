@@ -22,6 +22,7 @@ from qlint.exporters.kit.media import Image, images_in
 from qlint.exporters.kit.output import write_file
 from qlint.exporters.kit.cases import CaseBlock, split_cases
 from qlint.exporters.kit.problems import Problem, about_output, problem
+from qlint.exporters.kit.language import lang_tags
 from qlint.exporters.kit.tags import lms_tags
 from qlint.model import MATCHING, ORDERING, Case, Question, text_fields
 
@@ -195,7 +196,7 @@ def _tail(el: etree._Element, q: Question) -> None:
 
 
 def _tags(el: etree._Element, q: Question) -> None:
-    if tags := lms_tags(q):
+    if tags := lms_tags(q) + lang_tags(q):
         holder = etree.SubElement(el, "tags")
         for tag in tags:
             _text(etree.SubElement(holder, "tag"), tag, html=False)

@@ -24,6 +24,7 @@ from qlint.exporters.qti import _shapes as shapes
 from qlint.exporters.kit import xhtml
 from qlint.exporters.qti._case import CaseGroup, case_identifier, group, scenario, stimulus_href, stimulus_place
 from qlint.exporters.qti._style import CSS, STYLESHEET
+from qlint.exporters.kit.language import XML_LANG, question_lang
 from qlint.exporters.kit.grades import fractions
 from qlint.exporters.kit.content import MediaSet, write_package
 from qlint.exporters.kit.problems import problem
@@ -145,8 +146,8 @@ def _content(d: Dialect, media: MediaSet, path: str, markdown: str, pointer: str
 class _Item:
     """One assessmentItem; images it references are added to `media`."""
 
-    def __init__(self, q: Question, d: Dialect, media: MediaSet, case: Case | None = None) -> None:
-        self.q, self.d, self.media, self.case = q, d, media, case
+    def __init__(self, q: Question, d: Dialect, media: MediaSet, case: Case | None = None, lang: str = "en") -> None:
+        self.q, self.d, self.media, self.case, self.lang = q, d, media, case, lang
 
     def _content(self, markdown: str, pointer: str, inline: bool = False, path: str | None = None) -> etree._Element:
         return _content(self.d, self.media, path or self.q.path, markdown, pointer, inline)
@@ -158,6 +159,7 @@ class _Item:
         for key, value in d.attrs(identifier=item_identifier(q.id), title=q.id, adaptive="false",
                                   timeDependent="false", toolName="qlint", toolVersion=__version__).items():
             root.set(key, value)
+        root.set(XML_LANG, self.lang)  # QTI 2.1 assessmentItem and 3.0 qti-assessment-item both take xml:lang
         multiple = q.type == "multiple"
         if q.is_choice:
             rd = d.sub(root, "responseDeclaration", identifier="RESPONSE",
@@ -505,7 +507,7 @@ def export(job: ExportJob, d: Dialect) -> ExportResult:
     for n, q in enumerate(job.questions, 1):
         media = MediaSet(job.bank_root)
         shuffle = job.shuffle and q.data.get("shuffle", True) is not False
-        item = _Item(q, d, media, case_of.get(q.id))
+        item = _Item(q, d, media, case_of.get(q.id), question_lang(q, job.lang))
         files[item_href(q)] = to_bytes(item.build(shuffle, job.scoring == PARTIAL), d.mixed)
         for name, data in media.read().items():
             files[name] = data

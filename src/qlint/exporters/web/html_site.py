@@ -23,6 +23,7 @@ from qlint.bank.pool import PRACTICE_EXAMS
 from qlint.exporters import PARTIAL, ExportJob, ExportResult, exporter
 from qlint.markup import render
 from qlint.exporters.kit import feedback as fb
+from qlint.exporters.kit.language import question_lang
 from qlint.exporters.kit.feedback import compact
 from qlint.exporters.kit.grades import fractions, is_multiple
 from qlint.exporters.web import _type_words as tw
@@ -74,14 +75,19 @@ class _Pages:
         # Ordering, matching and case pages add their own style and script; choice pages keep theirs.
         self.arrange_css, self.arrange_js = self.css + _asset("arrange.css"), _asset("arrange.js")
         self.warnings: list[Problem] = []
+        self.review = job.review
+        self.job = job
+        # index pages: the questions' one language, else the configured default
+        langs = {question_lang(q, job.lang) for q in job.questions}
+        self.lang = langs.pop() if len(langs) == 1 else job.lang
 
     def _page(self, template: str, here: str, crumbs: list[tuple[str, str]], script: bool = False,
-              js: str = "", css: str = "", **values) -> bytes:
+              js: str = "", css: str = "", lang: str = "", **values) -> bytes:
         links = [(label, self.site.link(here, target)) for label, target in crumbs]
         js = js or (self.js if script else "")
         css = css or self.css
         html = _env().get_template(template).render(crumbs=links, css=Markup(css), js=Markup(js),
-                                                     csp=Markup(_csp(css, js)), **values)
+                                                     csp=Markup(_csp(css, js)), lang=lang or self.lang, **values)
         return html.encode("utf-8")
 
     def _case(self, q: Question, here: str) -> dict | str:
@@ -137,6 +143,7 @@ class _Pages:
         common = self._common(q, here, urls)
         self._remote(q, [common["stem"], *(s["html"] for s in steps)])
         return self._page("ordering.html.j2", here, self._crumbs(q), js=self.arrange_js, css=self.arrange_css,
+                          lang=question_lang(q, self.job.lang),
                           instruction=tw.instruction(q), steps=steps, slots=[s.id for s in q.key_order], cards=cards,
                           words=tw, breakdown_intro=tw.intro(q), **common)
 
@@ -160,6 +167,7 @@ class _Pages:
         common = self._common(q, here, urls)
         self._remote(q, [common["stem"], *(r["html"] for r in responses), *(p["html"] for p in prompts)])
         return self._page("matching.html.j2", here, self._crumbs(q), js=self.arrange_js, css=self.arrange_css,
+                          lang=question_lang(q, self.job.lang),
                           instruction=tw.instruction(q), prompts=prompts, responses=responses, surplus=surplus,
                           words=tw, breakdown_intro=tw.intro(q), **common)
 
@@ -169,6 +177,7 @@ class _Pages:
         links = [(lead_in(q) if q else rid, site.link(here, site.page(q)) if q else "") for rid, q in rows]
         return self._page("case.html.j2", here, [("Practice questions", site.index), (site.exam_name(case.exam), site.exam_index(case.exam))],
                           css=self.arrange_css, title=f"{tw.CASE_STUDY}: {case.title or case.id}",
+                          lang=str(case.data.get("lang") or self.lang),
                           scenario=_html(case.scenario, site.case_image_urls(case, here)), links=links, words=tw,
                           references=[(r["title"], r["url"]) for r in case.data.get("references") or []], labels=LABELS)
 
@@ -199,6 +208,7 @@ class _Pages:
             "question.html.j2", here,
             [("Practice questions", site.index), (site.exam_name(q.exam), site.exam_index(q.exam)),
              (site.domain_name(q.exam, q.domain), site.domain_index(q.exam, q.domain))],
+            lang=question_lang(q, self.job.lang),
             script=True, css=self.arrange_css if q.case in site.job.cases else "", case=self._case(q, here),
             title=site.title(q), stem=stem, trap=_html(q.trap, urls) if q.trap else "",
             multiple=multiple, partial=partial, choose=len(q.keys) if multiple else 1,
@@ -233,7 +243,20 @@ class _Pages:
                     for code, domains in site.tree]
         return self._page("index.html.j2", site.index, [], title="Practice questions",
                           intro="Pick a domain, answer each question, then check your answer.", sections=sections,
-                          coverage=site.link(site.index, self.COVERAGE) if self.coverage else "")
+                          coverage=site.link(site.index, self.COVERAGE) if self.coverage else "",
+                          review=self._review())
+
+    def _review(self) -> list[tuple[str, ...]]:
+        """The review status rows (exam, domain name, counts...) and a total, for the root index;
+        empty when the project has no review policy and no question a sign-off (docs/review.md)."""
+        rows = self.review
+        if not rows:
+            return []
+        site = self.site
+        body = [(r.exam, site.domain_name(r.exam, r.domain), str(r.reviewed), str(r.stale), str(r.missing),
+                 str(r.not_required)) for r in rows]
+        total = [str(sum(getattr(r, f) for r in rows)) for f in ("reviewed", "stale", "missing", "not_required")]
+        return body + [("All", "", *total)]
 
     def exam_index(self, code: str, domains) -> bytes:
         site, here = self.site, self.site.exam_index(code)

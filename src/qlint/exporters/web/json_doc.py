@@ -26,6 +26,7 @@ from qlint.exporters.kit.media import images_in, question_images
 from qlint.exporters.kit.output import write_file
 from qlint.model import MATCHING, ORDERING, Case, Question
 from qlint.project.exams import Exam
+from qlint.exporters.kit.language import question_lang
 from qlint.project.guide import question_tasks
 
 SCHEMA_ID = "https://qlint.dev/schema/export/v1.json"
@@ -63,6 +64,7 @@ def question_record(q: Question, job: ExportJob, root) -> dict[str, Any]:
         "type": q.type, "choose": _choose(q), "status": q.data.get("status"),
         "difficulty": q.data.get("difficulty"), "tags": list(q.data.get("tags") or []),
         "tasks": question_tasks(q.data),
+        "lang": question_lang(q, job.lang), "translation_of": q.data.get("translation_of"),
         "shuffle": q.data.get("shuffle", True) is not False, "source": source,
         **({"case": _case(q, case, {ref: image.key for ref, image in case_images.items()})} if case else {}),
         "stem": _text(q.stem, urls), "trap": _text(q.trap, urls),
