@@ -13,6 +13,8 @@ PACKAGES = ("loading", "project", "lint", "authoring")
 
 # module -> the test file that covers it, for modules whose tests do not carry their name.
 TESTED_IN = {
+    "authoring/signoff.py": "test_review.py",  # qlint review sign / live
+    "project/history.py": "test_review.py",  # the approved version from git history (W004)
     "loading/advice.py": "test_yaml_errors.py",  # the plain advice in Y001 messages
     "loading/errors.py": "test_loading.py",
     "loading/indentation.py": "test_yaml_errors.py",  # indentation hints of Y001

@@ -18,7 +18,7 @@ from qlint.project.config import ConfigError
 
 from conftest import REPO
 from rulecases import qlint
-from translationkit import TRANSLATIONS, bilingual_bank, edit
+from kit.translation import TRANSLATIONS, bilingual_bank, edit
 
 SAMPLE = REPO / "bank" / "mla-c01" / "model-development" / "bayesian-tuning.yaml"
 HASH = "sha256:" + "ab" * 32
@@ -74,7 +74,7 @@ def test_a_translation_without_its_source_hash_says_why(tmp_path: Path):
     assert "missing required field 'source_hash' in the document (translation_of needs it" in out.getvalue()
 
 
-# --- the two-language copy of the sample bank (tests/translationkit.py) ------------------------
+# --- the two-language copy of the sample bank (tests/kit/translation.py) ------------------------
 
 CONTAINER, GPUS, MATCH = (Path(n).name for n in TRANSLATIONS)
 

@@ -13,7 +13,7 @@ import pytest
 
 from kit.browser import ARTIFACTS, Tab, browser  # noqa: F401  (the shared browser fixture)
 from rulecases import qlint
-from translationkit import bilingual_bank
+from kit.translation import bilingual_bank
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory) -> Path:

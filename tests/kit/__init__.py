@@ -13,4 +13,5 @@ conftest, never each other (tests/test_architecture.py checks it).
     browser         headless Chromium through Playwright
     analyze         the item-analysis rules at their default options
     lifecycle       throwaway projects of planted questions for the lifecycle and guide tests
+    translation     the two-language copy of the sample bank (hand-written Spanish fixtures)
 """
