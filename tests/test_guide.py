@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 import shutil
 from pathlib import Path
 
 import yaml
 
-from qlint.cli import main as qlint_main
 from qlint.project.exams import Exam
 from qlint.project.guide import guide_problems, task_id
+from kit.lifecycle import check_in as _check
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_EXAM = REPO / "bank" / "exams" / "mla-c01.yaml"
@@ -36,17 +33,6 @@ def test_mla_c01_carries_its_twelve_task_statements_under_four_domains():
 
 def test_unquoted_task_ids_read_as_the_id_written():
     assert task_id(1.2) == "1.2" and task_id("3.1 ") == "3.1" and task_id(4) == "4"
-
-
-def _check(root: Path, *args: str) -> tuple[int, str]:
-    out, here = io.StringIO(), os.getcwd()
-    os.chdir(root)
-    try:
-        with contextlib.redirect_stdout(out):
-            code = qlint_main(["check", "--no-cache", "--jobs", "1", *args])
-    finally:
-        os.chdir(here)
-    return code, out.getvalue()
 
 
 def test_a_task_listed_under_the_wrong_domain_or_twice_is_reported_in_the_exam_file(tmp_path):

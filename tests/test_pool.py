@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 import shutil
 from pathlib import Path
 
 import yaml
 
-from qlint.cli import main as qlint_main
 from qlint.bank.pool import pool_need, pool_needs, sitting
 from qlint.project.exams import Exam
 from conftest import REPO
+from kit.lifecycle import check_in as _check
 
 SAMPLE_EXAM = REPO / "bank" / "exams" / "mla-c01.yaml"
-
-
-def _check(root: Path, *args: str) -> tuple[int, str]:
-    out, here = io.StringIO(), os.getcwd()
-    os.chdir(root)
-    try:
-        with contextlib.redirect_stdout(out):
-            code = qlint_main(["check", "--no-cache", "--jobs", "1", *args])
-    finally:
-        os.chdir(here)
-    return code, out.getvalue()
 
 
 def _exam(**extra) -> Exam:

@@ -17,15 +17,20 @@ from qlint.cli import main as qlint_main
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _run(root: Path, *args: str) -> tuple[int, str]:
+def check_in(root: Path, *args: str) -> tuple[int, str]:
+    """`qlint check --no-cache --jobs 1 ARGS` run from `root`: exit code and stdout."""
     out, here = io.StringIO(), os.getcwd()
     os.chdir(root)
     try:
         with contextlib.redirect_stdout(out):
-            code = qlint_main(["check", "--no-cache", "--jobs", "1", "--output-format", "json", *args])
+            code = qlint_main(["check", "--no-cache", "--jobs", "1", *args])
     finally:
         os.chdir(here)
     return code, out.getvalue()
+
+
+def _run(root: Path, *args: str) -> tuple[int, str]:
+    return check_in(root, "--output-format", "json", *args)
 
 
 def _question(qid: str, key: str, distractor: str = "Amazon Comprehend", stem: str = "") -> dict:

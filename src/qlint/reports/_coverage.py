@@ -38,11 +38,15 @@ def domain_table(items: list[Coverage], pool: dict[str, PoolNeed] | None = None)
     align = [LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT]
     rows = [[c.exam, f"{c.name} ({c.domain})", f"{c.weight:g}%", str(c.count), f"{c.share:.1f}%", f"{c.gap:+.1f} pts"]
             for c in items]
+    return _pooled(header, align, rows, items, pool, lambda need, c: need.domains.get(c.domain))
+
+
+def _pooled(header, align, rows, items, pool, need_of) -> Table:
+    """The table, with the pool columns when a pool was worked out (`need_of(PoolNeed, row item)`)."""
     if pool:
         header, align = header + _pool_header(pool), align + [RIGHT, RIGHT]
         for row, c in zip(rows, items):
-            need = pool[c.exam].domains.get(c.domain) if c.exam in pool else None
-            row += _pool_cells(need, c.count)
+            row += _pool_cells(need_of(pool[c.exam], c) if c.exam in pool else None, c.count)
     return Table(header, align, rows)
 
 
@@ -51,12 +55,7 @@ def task_table(items: list[TaskCoverage], pool: dict[str, PoolNeed] | None = Non
     header = ["exam", "task", "domain", "questions", "blueprint share", "gap"]
     align = [LEFT, LEFT, LEFT, RIGHT, RIGHT, RIGHT]
     rows = [[c.exam, f"{c.task} {c.text}", c.domain, str(c.count), f"{c.expected:.1f}", f"{c.gap:+.1f}"] for c in items]
-    if pool:
-        header, align = header + _pool_header(pool), align + [RIGHT, RIGHT]
-        for row, c in zip(rows, items):
-            need = pool[c.exam].tasks.get(c.task) if c.exam in pool else None
-            row += _pool_cells(need, c.count)
-    return Table(header, align, rows)
+    return _pooled(header, align, rows, items, pool, lambda need, c: need.tasks.get(c.task))
 
 
 def pool_lines(pool: dict[str, PoolNeed]) -> list[str]:

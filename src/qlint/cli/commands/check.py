@@ -128,6 +128,23 @@ def no_bank_message(config) -> str:
             f"bank = {config.bank!r}); run qlint in the project's root folder or pass the files or folders to check")
 
 
+def setup_failed(exc: Exception) -> int:
+    """A configuration or selection mistake: one `qlint: error:` line per mistake, each naming
+    file and key; exit 2."""
+    for line in str(exc).splitlines():
+        print(f"qlint: error: {line}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def bank_paths(args: argparse.Namespace, config) -> list[str] | None:
+    """The paths to read: those given, else the configured bank; None (after saying why) when
+    nothing was given and the bank folder does not exist."""
+    if not args.paths and not config.bank_dir.exists():
+        print(no_bank_message(config), file=sys.stderr)
+        return None
+    return args.paths or [str(config.bank_dir)]
+
+
 def run(args: argparse.Namespace) -> int:
     # a cold check of a large bank takes seconds: a terminal sees how far it is (never a pipe or CI)
     with progress_to(terminal_bar("files checked")):
@@ -145,13 +162,10 @@ def _run(args: argparse.Namespace) -> int:
                                  responses=bool(args.responses))
         terminal_fmt, file_fmt = choose_formats(args.output_format or config.output_format, args.output_file, os.environ)
     except (ConfigError, SelectionError, ValueError) as exc:
-        for line in str(exc).splitlines():  # one line per mistake, each naming file and key
-            print(f"qlint: error: {line}", file=sys.stderr)
+        return setup_failed(exc)
+    paths = bank_paths(args, config)
+    if paths is None:
         return EXIT_ERROR
-    if not args.paths and not config.bank_dir.exists():
-        print(no_bank_message(config), file=sys.stderr)
-        return EXIT_ERROR
-    paths = args.paths or [str(config.bank_dir)]
     if args.responses:
         failed = response_findings(settings, config, args.responses)
         if failed is not None:

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from qlint.cli import EXIT_ERROR, EXIT_OK, command
-from qlint.cli.commands.check import no_bank_message, write_report
+from qlint.cli.commands.check import bank_paths, setup_failed, write_report
 from qlint.files import UnsafePathError
 from qlint.project.config import ConfigError
 from qlint.cli.config import load_config
@@ -56,13 +56,10 @@ def run(args: argparse.Namespace) -> int:
         config = load_config()
         settings = make_settings(config, ["B015"], [], ())  # a bank rule: the run loads the whole bank
     except (ConfigError, SelectionError, ValueError) as exc:
-        for line in str(exc).splitlines():
-            print(f"qlint: error: {line}", file=sys.stderr)
+        return setup_failed(exc)
+    paths = bank_paths(args, config)
+    if paths is None:
         return EXIT_ERROR
-    if not args.paths and not config.bank_dir.exists():
-        print(no_bank_message(config), file=sys.stderr)
-        return EXIT_ERROR
-    paths = args.paths or [str(config.bank_dir)]
     result = lint(paths, settings, RunOptions(None, args.jobs, lean=True))
     if result.fatal:
         for d in result.diagnostics:
