@@ -32,7 +32,7 @@ async def server(root: Path, capabilities: str = "visual-studio-code", **env: st
     def register(params: lsp.RegistrationParams) -> None:  # the file watchers: changes are sent by hand
         return None
 
-    environ = {**os.environ, "QLINT_SERVER_DEBOUNCE": "0.05", **env}
+    environ = {**os.environ, "QLINT_SERVER_DEBOUNCE": str(DEBOUNCE), **env}
     await client.start_io(*SERVER, env=environ, cwd=str(root))
     caps = client_capabilities(capabilities)
     await client.initialize_session(lsp.InitializeParams(
@@ -62,10 +62,15 @@ def change(client, path: Path, text: str, version: int) -> None:
         lsp.VersionedTextDocumentIdentifier(version=version, uri=uri(path)), [lsp.TextDocumentContentChangeWholeDocument(text)]))
 
 
+DEBOUNCE = 0.05  # the server's wait for a pause in typing here (QLINT_SERVER_DEBOUNCE)
+
+
 async def published(client, path: Path, timeout: float = 30) -> list[lsp.Diagnostic]:
-    """The diagnostics last published for `path` once the server is idle."""
+    """The diagnostics last published for `path` once the server is idle (the debounced check
+    of the last change included)."""
+    await asyncio.sleep(DEBOUNCE * 3)
     await asyncio.wait_for(barrier(client, path), timeout)
-    return client.diagnostics.get(uri(path), [])
+    return list(client.diagnostics.get(uri(path), []))
 
 
 def as_check(diagnostics: list[lsp.Diagnostic]) -> list[tuple[str, int, int, int, int]]:

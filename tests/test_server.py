@@ -9,7 +9,8 @@ import shutil
 from pathlib import Path
 
 from conftest import BANK, REPO
-from lspkit import as_check, check_json, open_file, published, server
+from lsprotocol import types as lsp
+from lspkit import as_check, change, check_json, open_file, published, server, uri
 
 # Flaws planted in a copy of the sample bank, one per file in turn (each where it applies): schema,
 # exam and domain findings, YAML errors, fixable and unfixable rule findings, an unused comment,
@@ -76,3 +77,73 @@ def test_diagnostics_equal_qlint_check_on_every_file_of_a_flawed_bank(tmp_path):
     assert sum(map(len, expected.values())) >= 30
     for path in got:
         assert got[path] == expected.get(path, []), path
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(BANK, root / "bank")
+    (root / "qlint.toml").write_text('bank = "bank"\n', encoding="utf-8")
+    return root
+
+
+SAMPLE = "bank/mla-c01/data-preparation/feature-store-ingest-order.yaml"
+
+
+def test_bad_buffers_get_a_clear_diagnostic_and_the_server_keeps_serving(tmp_path):
+    root = _project(tmp_path)
+    f = root / SAMPLE
+    loose = tmp_path / "elsewhere" / "loose.yaml"  # in no bank, no project: as `qlint check` judges it
+    loose.parent.mkdir()
+    loose.write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+
+    async def go():
+        async with server(root) as client:
+            text = open_file(client, f)
+            assert await published(client, f) == []
+            change(client, f, "stem: [unclosed\n  - {", 2)
+            bad = await published(client, f)
+            assert [d.code for d in bad] == ["Y001"] and bad[0].severity == lsp.DiagnosticSeverity.Error
+            change(client, f, text + "explan", 3)  # a key half typed
+            half = await published(client, f)
+            assert half and {d.code for d in half} <= {"Y001", "S001"}
+            change(client, f, text + "x: " + "word " * 400_000, 4)  # a 2 MB paste
+            huge = await published(client, f)
+            assert [d.code for d in huge] == ["Y009"] and "max-file-bytes" in huge[0].message
+            change(client, f, "\x00\ufeff\udcff" + text, 5)  # bytes no YAML holds
+            assert await published(client, f)
+            change(client, f, text, 6)
+            assert await published(client, f) == []  # and back: the server still serves
+
+            open_file(client, loose)
+            got = as_check(await published(client, loose))
+            f.unlink()  # deleted under the editor: the buffer is still checked, nothing fails
+            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri(f), lsp.FileChangeType.Deleted)]))
+            assert await published(client, f) == []
+            return got
+
+    got = asyncio.run(go())
+    assert got and got == check_json(tmp_path, "elsewhere/loose.yaml")["elsewhere/loose.yaml"]
+
+
+def test_a_configuration_change_reloads_the_settings(tmp_path):
+    root = _project(tmp_path)
+    f = root / SAMPLE
+    config = root / "qlint.toml"
+
+    async def go():
+        async with server(root) as client:
+            text = open_file(client, f, f.read_text(encoding="utf-8").replace("difficulty: medium", "difficulty: medium  # qlint: disable-line K003"))
+            assert [d.code for d in await published(client, f)] == ["M001"]
+            config.write_text('bank = "bank"\nignore = ["M001"]\nselectt = 1\n', encoding="utf-8")
+            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri(config), lsp.FileChangeType.Changed)]))
+            broken = await published(client, f)
+            assert [d.code for d in broken] == ["config"] and "selectt" in broken[0].message
+            config.write_text('bank = "bank"\nignore = ["M001"]\n', encoding="utf-8")
+            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri(config), lsp.FileChangeType.Changed)]))
+            assert await published(client, f) == []
+            return text
+
+    asyncio.run(go())

@@ -106,6 +106,9 @@ class QlintServer(LanguageServer):
                 project = self.project_for(path)
                 if isinstance(project, Project):
                     self.ensure_index(project)
+                    if not project.in_bank(path):  # a loose file: its bank run, as `qlint check FILE`
+                        _, result = project.check(path, self.workspace.get_text_document(uri).source)
+                        project.loose_bank(path, result)
             diagnostics, version = self.diagnostics_of(uri)
         except Exception as exc:  # a qlint bug: say so in the log and on the file, keep serving
             self.report(f"checking {uri} failed", exc)
@@ -177,9 +180,10 @@ class QlintServer(LanguageServer):
     def changed_on_disk(self, changes: list[lsp.FileEvent]) -> None:
         touched: dict[int, tuple[Project, set[str]]] = {}
         for change in changes:
-            path = file_path(change.uri)
+            path = to_fs_path(change.uri) if change.uri.startswith("file:") else None
             if path is None:
                 continue
+            path = os.path.abspath(path)
             if os.path.basename(path) in CONFIG_FILES or self.is_exam(path):
                 self.reload()
                 return

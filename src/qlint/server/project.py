@@ -25,7 +25,6 @@ from qlint.lint.settings import BANK_KINDS, Settings, entry_gram, make_settings
 from qlint.lint.suppression import apply_suppressions
 from qlint.loading.errors import LoadError
 from qlint.paths import display_path, display_paths, is_within
-from qlint.project.banks import bank_of, file_kind
 from qlint.project.config import Config
 from qlint.project.lifecycle import catalogue, check_date
 
@@ -72,8 +71,9 @@ class Project:
         return self.config.root
 
     def in_bank(self, path: str) -> bool:
-        with inside(self.root):
-            return bank_of(self.config, path) is not None and file_kind(path, self.config) in BANK_KINDS + ("exam",)
+        """`path` lies in the configured bank, the one the index holds (a loose file, or one of
+        another project's bank, is judged with its own bank read from disk: `loose_bank`)."""
+        return is_within(os.path.abspath(path), self.config.bank_dir)
 
     # --- the resident bank index -----------------------------------------------------------
 
@@ -126,15 +126,18 @@ class Project:
         path = os.path.abspath(path)
         settings = self.settings
         with inside(self.root):
+            # the bytes the file would hold once saved, checked as if read from disk: the same
+            # decoding (Y003 for a NUL or a lone surrogate) and size limit (Y009) as `qlint check`
+            source = text.encode("utf-8", "surrogatepass")
             limit = self.config.limits.max_file_bytes
-            if len(text) > limit // 4 and len(text.encode("utf-8", "surrogatepass")) > limit:  # a huge paste
+            if len(source) > limit:  # a huge paste
                 result = failed(path, settings, LoadError(
-                    "Y009", f"the text is larger than the limit of {limit:,} bytes (max-file-bytes); not checked"))
+                    "Y009", f"the text is {len(source):,} bytes; the limit is {limit:,} (max-file-bytes); not checked"))
                 return result.diagnostics, result
             load_exams(settings, [path])
-            result = check_file(path, settings, text=text)
+            result = check_file(path, settings, source=source)
             diagnostics = result.diagnostics + self.bank.get(path, [])
-            return sorted(apply_suppressions(diagnostics, text, display_path(path), settings.selection)), result
+            return sorted(apply_suppressions(diagnostics, result.text, display_path(path), settings.selection)), result
 
     def on_disk(self, path: str) -> list[Diagnostic]:
         """The diagnostics of an indexed file that no editor holds (its text as on disk)."""
