@@ -89,3 +89,33 @@ def check_json(root: Path, *args: str) -> dict[str, list[tuple[str, int, int, in
     for d in json.loads(run.stdout)["diagnostics"]:
         out.setdefault(d["path"], []).append((d["code"], d["line"], d["col"], d["end_line"], d["end_col"]))
     return {p: sorted(v) for p, v in out.items()}
+
+
+def offset(text: str, pos: lsp.Position) -> int:
+    """The string index of an LSP position (UTF-16 columns) in `text`."""
+    lines = text.splitlines(keepends=True) or [""]
+    at = sum(len(line) for line in lines[: pos.line])
+    line = lines[pos.line] if pos.line < len(lines) else ""
+    units = 0
+    for i, c in enumerate(line):
+        if units >= pos.character:
+            return at + i
+        units += 2 if ord(c) > 0xFFFF else 1
+    return at + len(line)
+
+
+def apply_edits(text: str, action: lsp.CodeAction) -> str:
+    """`text` after the action's edits, applied from the last to the first as an editor does."""
+    edits = [e for change in action.edit.document_changes for e in change.edits]
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: offset(text, e.range.start)] + e.new_text + text[offset(text, e.range.end):]
+    return text
+
+
+async def actions(client, path: Path, text: str) -> list[lsp.CodeAction]:
+    """Every code action the server offers over the whole file."""
+    end = lsp.Position(len(text.splitlines()) + 1, 0)
+    found = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(uri(path)), lsp.Range(lsp.Position(0, 0), end),
+        lsp.CodeActionContext(diagnostics=[])))
+    return list(found or [])
