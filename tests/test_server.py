@@ -147,3 +147,43 @@ def test_a_configuration_change_reloads_the_settings(tmp_path):
             return text
 
     asyncio.run(go())
+
+
+def _saved(client, path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri(path)), text))
+
+
+def test_bank_rules_run_on_save_and_on_changed_files_and_reach_every_file_they_concern(tmp_path):
+    root = _project(tmp_path)
+    a = root / SAMPLE
+    twin = a.parent / "twin.yaml"
+    original = a.read_text(encoding="utf-8")
+    copy = re.sub(r"(?m)^id: (.*)$", r"id: \1-twin", original)
+
+    async def go():
+        async with server(root) as client:
+            open_file(client, a)
+            assert await published(client, a) == []
+            twin.write_text(copy, encoding="utf-8")  # another process writes a near-twin
+            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri(twin), lsp.FileChangeType.Created)]))
+            both = as_check(await published(client, a)), as_check(await published(client, twin))
+            expected = check_json(root, "bank")
+            dangling = original.replace("related: [", "related: [no-such-question, ")
+            change(client, a, dangling, 2)
+            typing = as_check(await published(client, a))  # bank rules wait for the save
+            _saved(client, a, dangling)
+            after = as_check(await published(client, a))
+            twin.unlink()
+            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri(twin), lsp.FileChangeType.Deleted)]))
+            gone = as_check(await published(client, a)), as_check(await published(client, twin))
+            return both, expected, typing, after, gone
+
+    (on_a, on_twin), expected, typing, after, (a_gone, twin_gone) = asyncio.run(go())
+    assert on_a and on_twin and any(c.startswith("B") for c, *_ in on_a)
+    assert on_a == expected[SAMPLE] and on_twin == expected[str(twin.relative_to(root))]
+    assert typing == on_a  # the per-file rules on the buffer, the bank findings of the last run
+    assert "B002" in {c for c, *_ in after} and "B002" not in {c for c, *_ in typing}
+    assert twin_gone == [] and {c for c, *_ in a_gone} == {"B002"}
