@@ -93,8 +93,8 @@ def _ids(project: Project, kind: str) -> dict[str, str]:
     """id -> absolute path of the bank's questions (`kind` "question") or case studies ("case")."""
     out: dict[str, str] = {}
     for path, r in project.index.items():
-        if r.kind == kind and isinstance(r.data, dict) and isinstance(r.data.get("id"), str):
-            out.setdefault(r.data["id"], path)
+        if r.kind == kind and r.entry is not None and isinstance(r.entry.id, str):
+            out.setdefault(r.entry.id, path)
     return out
 
 
@@ -118,7 +118,8 @@ def completion(ls: Any, params: lsp.CompletionParams) -> lsp.CompletionList | No
     exam = exams.get(_exam_code(lines))
     items: list[tuple[str, str]] = []  # (label, detail)
     if key in QUESTION_KEYS:
-        own = next((r.data.get("id") for p, r in project.index.items() if p == path and isinstance(r.data, dict)), None)
+        held = project.index.get(path)
+        own = held.entry.id if held is not None and held.entry is not None else None
         items = [(i, "question") for i in sorted(_ids(project, "question")) if i != own]
     elif key == "case":
         items = [(i, "case study") for i in sorted(_ids(project, "case"))]
