@@ -77,14 +77,16 @@ class Project:
 
     # --- the resident bank index -----------------------------------------------------------
 
-    def build_index(self, cache_dir: Path | None = None) -> set[str]:
+    def build_index(self, cache_dir: Path | None = None, jobs: int = 0) -> set[str]:
         """Check every file of the configured bank as on disk (through the results cache when
-        given) and run the bank rules over them; the files that have bank findings."""
+        given; the files it cannot answer in `jobs` worker processes, 0: one per core, as
+        `qlint check`: the rules' working memory stays in them) and run the bank rules over
+        them; the files that have bank findings."""
         with inside(self.root):
             if not self.config.bank_dir.is_dir():
                 self.indexed = True
                 return set()
-            result = lint([str(self.config.bank_dir)], self.settings, RunOptions(cache_dir, jobs=1, lean=False))
+            result = lint([str(self.config.bank_dir)], self.settings, RunOptions(cache_dir, jobs=jobs, lean=False))
             gram = entry_gram(self.settings)
             for path, r in result.results.items():
                 if r.entry is None and r.valid and r.data is not None and self.settings.selection.rules("bank"):
