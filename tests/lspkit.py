@@ -24,8 +24,10 @@ def uri(path: Path | str) -> str:
 
 
 @asynccontextmanager
-async def server(root: Path, capabilities: str = "visual-studio-code", **env: str) -> AsyncIterator:
-    """A started and initialized `qlint server` with `root` as its workspace folder."""
+async def server(root: Path, capabilities: str = "visual-studio-code", encodings: list[str] | None = None,
+                 **env: str) -> AsyncIterator:
+    """A started and initialized `qlint server` with `root` as its workspace folder (`encodings`:
+    the position encodings the client offers, else the editor's own)."""
     client = make_test_lsp_client()
 
     @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
@@ -35,6 +37,8 @@ async def server(root: Path, capabilities: str = "visual-studio-code", **env: st
     environ = {**os.environ, "QLINT_SERVER_DEBOUNCE": str(DEBOUNCE), **env}
     await client.start_io(*SERVER, env=environ, cwd=str(root))
     caps = client_capabilities(capabilities)
+    if encodings is not None:
+        caps.general = lsp.GeneralClientCapabilities(position_encodings=encodings)
     await client.initialize_session(lsp.InitializeParams(
         capabilities=caps, root_uri=uri(root), workspace_folders=[lsp.WorkspaceFolder(uri(root), root.name)]))
     try:

@@ -187,3 +187,24 @@ def test_bank_rules_run_on_save_and_on_changed_files_and_reach_every_file_they_c
     assert typing == on_a  # the per-file rules on the buffer, the bank findings of the last run
     assert "B002" in {c for c, *_ in after} and "B002" not in {c for c, *_ in typing}
     assert twin_gone == [] and {c for c, *_ in a_gone} == {"B002"}
+
+
+def test_columns_are_counted_in_the_encoding_the_client_negotiated(tmp_path):
+    """UTF-16 code units by default (an emoji is two), code points when the client offers UTF-32."""
+    root = _project(tmp_path)
+    f = root / SAMPLE
+    text = f.read_text(encoding="utf-8").replace("domain: data-preparation", "domain: \U0001F600x")
+    f.write_text(text, encoding="utf-8")
+    (expected,) = check_json(root, SAMPLE)[SAMPLE]  # S001: the value is not an id
+    code, line, col, end_line, end_col = expected  # 1-based code points, the end the last character
+    assert (line, col, end_line) == (5, 9, 5) and end_col >= 10
+
+    async def go(encodings):
+        async with server(root, encodings=encodings) as client:
+            open_file(client, f)
+            return [d for d in await published(client, f) if d.code == code]
+
+    (utf16,) = asyncio.run(go(None))
+    assert (utf16.range.start.character, utf16.range.end.character) == (8, end_col + 1)  # the emoji is two units
+    (utf32,) = asyncio.run(go(["utf-32"]))
+    assert (utf32.range.start.character, utf32.range.end.character) == (8, end_col)
