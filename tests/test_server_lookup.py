@@ -89,3 +89,20 @@ def test_case_ids_complete_and_lead_to_the_case_study(tmp_path):
     cases, target = asyncio.run(go())
     assert [i.label for i in cases.items] == ["mla-c01-case-demand-forecast"]
     assert [t.uri for t in target] == [uri(root / "bank/mla-c01/cases/demand-forecast.yaml")]
+
+
+def test_ids_complete_with_every_bank_rule_ignored(tmp_path):
+    root = _project(tmp_path)
+    (root / "qlint.toml").write_text('bank = "bank"\nignore = ["B"]\n', encoding="utf-8")
+    f = root / SAMPLE
+    text = f.read_text(encoding="utf-8")
+    doc = lsp.TextDocumentIdentifier(uri(f))
+
+    async def go():
+        async with server(root) as client:
+            open_file(client, f)
+            await published(client, f)
+            return await client.text_document_completion_async(lsp.CompletionParams(
+                doc, _at(text, "mla-c01-prep-feature-store-online]", 3)))
+
+    assert "mla-c01-prep-feature-store-online" in {i.label for i in asyncio.run(go()).items}

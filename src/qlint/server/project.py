@@ -87,12 +87,8 @@ class Project:
                 self.indexed = True
                 return set()
             result = lint([str(self.config.bank_dir)], self.settings, RunOptions(cache_dir, jobs=jobs, lean=False))
-            gram = entry_gram(self.settings)
             for path, r in result.results.items():
-                if r.entry is None and r.valid and r.data is not None and self.settings.selection.rules("bank"):
-                    r.entry = CaseEntry.of(path, r.data) if r.kind == "case" else (
-                        BankEntry.of(path, r.data, gram) if r.kind == "question" else None)
-                self.index[os.path.abspath(path)] = _held(r)
+                self.index[os.path.abspath(path)] = self._held(r)
             self.indexed = True
             return self.run_bank()
 
@@ -106,7 +102,7 @@ class Project:
                 return
             if not is_within(path, self.config.bank_dir):
                 return
-            self.index[path] = _held(check_file(path, self.settings, text=text))
+            self.index[path] = self._held(check_file(path, self.settings, text=text))
 
     def run_bank(self) -> set[str]:
         """Bank rules over the index; the files whose bank findings changed."""
@@ -160,11 +156,12 @@ class Project:
         else:
             self.bank.pop(path, None)
 
-
-def _held(result: FileResult) -> FileResult:
-    """What the index keeps of a file: its diagnostics, text (to place bank findings and apply
-    its comments) and bank entry, not its parsed data or composed locator (a 10k bank: 623 MiB
-    resident with them)."""
-    result.data = None
-    result.document = None
-    return result
+    def _held(self, r: FileResult) -> FileResult:
+        """What the index keeps of a file: its diagnostics, its text (to place bank findings and
+        apply its comments) and its bank entry (made here when no bank rule is selected:
+        completion and definitions read the ids), not its parsed data or composed locator."""
+        if r.entry is None and r.valid and r.data is not None and r.kind in BANK_KINDS:
+            r.entry = CaseEntry.of(r.path, r.data) if r.kind == "case" else BankEntry.of(r.path, r.data, entry_gram(self.settings))
+        r.data = None
+        r.document = None
+        return r
