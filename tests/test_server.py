@@ -208,3 +208,23 @@ def test_columns_are_counted_in_the_encoding_the_client_negotiated(tmp_path):
     assert (utf16.range.start.character, utf16.range.end.character) == (8, end_col + 1)  # the emoji is two units
     (utf32,) = asyncio.run(go(["utf-32"]))
     assert (utf32.range.start.character, utf32.range.end.character) == (8, end_col)
+
+
+def test_an_exam_definition_change_reloads_the_exams(tmp_path):
+    root = _project(tmp_path)
+    f = root / SAMPLE
+    exam = root / "bank" / "exams" / "mla-c01.yaml"
+
+    async def go():
+        async with server(root) as client:
+            open_file(client, f)
+            before = await published(client, f)
+            exam.write_text(exam.read_text(encoding="utf-8").replace("id: data-preparation", "id: data-prep"),
+                            encoding="utf-8")
+            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri(exam), lsp.FileChangeType.Changed)]))
+            return before, as_check(await published(client, f))
+
+    before, after = asyncio.run(go())
+    assert before == [] and "S003" in {c for c, *_ in after}
+    assert after == check_json(root, "bank")[SAMPLE]
