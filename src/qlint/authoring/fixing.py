@@ -47,7 +47,8 @@ def _pick(candidates: list[Diagnostic]) -> list[Diagnostic]:
     return chosen
 
 
-def _apply(text: str, d: Diagnostic, settings: Settings) -> str:
+def apply_fix(text: str, d: Diagnostic, settings: Settings) -> str:
+    """`text` with the one fix of `d` applied (EditError when it cannot be)."""
     for edit in d.fix.edits:  # type: ignore[union-attr]
         if edit.delete:
             raise EditError("removing a field is not supported by --fix")
@@ -61,32 +62,40 @@ def fix_file(path: str, settings: Settings, unsafe: bool, report: FixReport) -> 
         text = decode(raw)
     except LoadError:
         return  # the lint that follows reports it
+    fixed = fix_text(path, text, settings, unsafe, report)
+    if fixed is not None:
+        report.changes.append(Change(display_path(path), raw, fixed))
+
+
+def fix_text(path: str, text: str, settings: Settings, unsafe: bool, report: FixReport) -> str | None:
+    """`text` (the content of `path`, on disk or in an editor) with the fixes applied round by
+    round; None when a rule or an edit failed (report.internal says why: nothing is trusted)."""
     current, gave_up = text, set()
     for _ in range(MAX_ROUNDS):
         result = check_file(path, settings, current)
         crashed = [d for d in result.diagnostics if d.code == "X001"]
         if crashed:  # a rule failed: the file was not fully checked, so no fix is trusted
             report.internal += [f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in crashed]
-            return
+            return None
         fixable = [d for d in result.diagnostics if d.fix and RULES.get(d.code).fixable and (d.code, d.pointer) not in gave_up]
         candidates = [d for d in fixable if d.fix.safe or unsafe]  # type: ignore[union-attr]
         progressed = False
         for d in _pick(candidates):
             try:
-                current = _apply(current, d, settings)
+                current = apply_fix(current, d, settings)
             except EditError as exc:
                 gave_up.add((d.code, d.pointer))
                 report.failed.append(f"{d.path}:{d.line}:{d.col}: {d.code} fix not applied: {exc}")
                 continue
             except Exception as exc:  # a bug in an edit: stop before anything is written
                 report.internal.append(internal_error(d.path, f"applying the {d.code} fix", exc))
-                return
+                return None
             report.applied.append(d)
             progressed = True
         if not progressed:
             report.unsafe_left += len(fixable) - len(candidates)
             break
-    report.changes.append(Change(display_path(path), raw, current))
+    return current
 
 
 def fix_paths(paths: list[str], settings: Settings, unsafe: bool = False) -> FixReport:
