@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import BANK, REPO
 from lsprotocol import types as lsp
-from lspkit import as_check, change, check_json, open_file, published, server, uri
+from kit.lsp import as_check, change, check_json, open_file, published, server, uri
 
 # Flaws planted in a copy of the sample bank, one per file in turn (each where it applies): schema,
 # exam and domain findings, YAML errors, fixable and unfixable rule findings, an unused comment,

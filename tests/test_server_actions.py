@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from authoring_helpers import make_project, question_yaml
-from lspkit import actions, apply_edits, as_check, change, open_file, published, server
+from kit.authoring import make_project, question_yaml
+from kit.lsp import actions, apply_edits, as_check, change, open_file, published, server
 
 # Three safe fixes (the choose-n sentence K002, an option id S001, a trailing space F001 inside
 # quotes) and an unsafe one (a hard line break F001), as tests/test_fix.py plants them.

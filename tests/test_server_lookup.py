@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import BANK
 from lsprotocol import types as lsp
-from lspkit import open_file, published, server, uri
+from kit.lsp import open_file, published, server, uri
 
 from qlint.rules import RULES
 from qlint.rules.docs import render

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from conftest import BANK, REPO
-from lspkit import check_json
+from kit.lsp import check_json
 
 pytestmark = pytest.mark.slow
 SCRIPT = REPO / "editors" / "neovim" / "diagnostics.lua"

@@ -13,5 +13,6 @@ conftest, never each other (tests/test_architecture.py checks it).
     browser         headless Chromium through Playwright
     analyze         the item-analysis rules at their default options
     lifecycle       throwaway projects of planted questions for the lifecycle and guide tests
+    lsp             a real LSP client (pytest-lsp) driving `qlint server` over stdio
     translation     the two-language copy of the sample bank (hand-written Spanish fixtures)
 """
