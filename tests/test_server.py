@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+import sys
 from pathlib import Path
 
-from conftest import BANK, REPO
+import pytest
+
+from conftest import BANK, REPO, require_shared
 from lsprotocol import types as lsp
 from kit.lsp import as_check, change, check_json, open_file, published, server, uri
 
@@ -228,3 +231,36 @@ def test_an_exam_definition_change_reloads_the_exams(tmp_path):
     before, after = asyncio.run(go())
     assert before == [] and "S003" in {c for c, *_ in after}
     assert after == check_json(root, "bank")[SAMPLE]
+
+
+# Three shared corpora of other shapes than the sample bank: Kubernetes (short reasons, commands),
+# JavaScript code items (template siblings, code options), software engineering (True/False,
+# unstated multiple answers).
+CORPORA = ("msahihi-kcna", "lydiahallie-javascript-questions", "se-edu-se-book")
+
+
+async def _compare_bank(bank: Path) -> dict[str, list]:
+    got = {}
+    # UTF-32 positions count code points, as `qlint check` does: these corpora hold emoji
+    async with server(bank, encodings=[lsp.PositionEncodingKind.Utf32]) as client:
+        for f in bank_files(bank):
+            if "exams" in f.relative_to(bank).parts:
+                continue
+            open_file(client, f)
+            got[str(f.relative_to(bank))] = as_check(await published(client, f))
+    return got
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_diagnostics_equal_qlint_check_on_converted_shared_corpora(corpus, tmp_path):
+    require_shared("corpora", corpus)
+    sys.path.insert(0, str(REPO / "scripts"))
+    import corpora
+
+    (bank,) = corpora.write_bank(corpora.convert(names=(corpus,)), tmp_path).values()
+    expected = check_json(bank, ".")
+    got = asyncio.run(_compare_bank(bank))
+    assert len(got) >= 100 and sum(map(len, expected.values())) >= 20
+    for path, found in got.items():
+        assert found == expected.get(path, []), path
