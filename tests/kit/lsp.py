@@ -25,9 +25,10 @@ def uri(path: Path | str) -> str:
 
 @asynccontextmanager
 async def server(root: Path, capabilities: str = "visual-studio-code", encodings: list[str] | None = None,
-                 **env: str) -> AsyncIterator:
+                 command: list[str] | None = None, **env: str) -> AsyncIterator:
     """A started and initialized `qlint server` with `root` as its workspace folder (`encodings`:
-    the position encodings the client offers, else the editor's own)."""
+    the position encodings the client offers, else the editor's own; `command`: how an editor's
+    set-up starts it, else `python -m qlint server`)."""
     client = make_test_lsp_client()
 
     @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
@@ -35,7 +36,7 @@ async def server(root: Path, capabilities: str = "visual-studio-code", encodings
         return None
 
     environ = {**os.environ, "QLINT_SERVER_DEBOUNCE": str(DEBOUNCE), **env}
-    await client.start_io(*SERVER, env=environ, cwd=str(root))
+    await client.start_io(*(command or SERVER), env=environ, cwd=str(root))
     caps = client_capabilities(capabilities)
     if encodings is not None:
         caps.general = lsp.GeneralClientCapabilities(position_encodings=encodings)
