@@ -218,6 +218,26 @@ def test_qti_items_carry_xml_lang(bilingual, fmt, tag):
     assert langs["es"] == ["es"] * 3 and set(langs["en"]) == {"en"} and len(langs["en"]) >= 25
 
 
+def test_canvas_texts_carry_xml_lang(bilingual):
+    """Canvas (QTI 1.2): every mattext of an item says its question's language; the case study's
+    scenario, which has no `lang`, the configured default."""
+    from lxml import etree
+
+    out = _export(bilingual, "canvas", "canvas-all")  # both languages in one quiz
+    quiz = etree.parse(str(out / "qlint-mla-c01" / "qlint-mla-c01.xml")).getroot()
+    q = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
+    langs = {}
+    for item in quiz.iter(f"{q}item"):
+        texts = list(item.iter(f"{q}mattext"))
+        assert texts and all(t.get(XML_LANG) for t in texts), item.get("ident")
+        langs[item.get("ident")] = {t.get(XML_LANG) for t in texts}
+    assert sorted(i for i, found in langs.items() if found == {"es"}) == SPANISH
+    assert all(found == {"en"} for i, found in langs.items() if i not in SPANISH) and len(langs) >= 25
+    spanish = _export(bilingual, "canvas", "canvas-es", "--lang", "es")
+    texts = etree.parse(str(spanish / "qlint-mla-c01" / "qlint-mla-c01.xml")).getroot().iter(f"{q}mattext")
+    assert {t.get(XML_LANG) for t in texts} == {"es"}
+
+
 def test_json_records_carry_lang_and_source(bilingual):
     from jsonschema import Draft202012Validator
 
