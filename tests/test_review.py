@@ -420,3 +420,17 @@ def test_a_stale_case_question_names_its_changed_fields_when_only_the_question_c
     _edit(path, "/stem", data(path)["stem"].rstrip() + " Explain.", root)
     _, found = findings(root, "--select", "W", str(path))
     assert [d["code"] for d in found] == ["W004"] and "changed since: stem" in found[0]["message"], found
+
+
+def test_a_stale_case_question_names_the_scenario_when_the_case_changed(tmp_path):
+    root = project(tmp_path, "")
+    case, members = _case_questions(root)
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", *map(str, members))[0] == 0
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signed")
+    case.write_text(case.read_text(encoding="utf-8").replace("600 stores", "60 stores"), encoding="utf-8")
+    git(root, "commit", "-qam", "fewer stores")
+    _, found = findings(root, "--select", "W", *map(str, members))
+    assert [d["code"] for d in found] == ["W004", "W004"]
+    assert all("of its case study; changed since: case.scenario" in d["message"] for d in found), found

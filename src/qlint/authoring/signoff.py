@@ -51,7 +51,7 @@ def sign_text(text: str, config: Config, sig: Signature, path: str | None = None
     if author and person(author) == person(sig.reviewer):
         raise SignError(f"{sig.reviewer} is the question's author; a sign-off needs another reviewer")
     entry = {"reviewer": sig.reviewer, "role": sig.role, "date": sig.date,
-             "hash": content_hash(data, case_of(path, data, config))}
+             "hash": content_hash(data, _case_data(path, data, config))}
     reviews = data.get("reviews")
     if reviews is None:
         return add_key(text, "reviews", [entry], "question", config)
@@ -83,7 +83,13 @@ def live_text(text: str, config: Config, date: str, answered: dict[str, int] | N
         if frozen:
             raise SignError(frozen[0].message)
         return text  # live already, and unchanged
-    return add_key(text, "live", {"date": date, "hash": content_hash(data, case)}, "question", config)
+    return add_key(text, "live", {"date": date, "hash": content_hash(data, case.data if case else None)}, "question",
+                   config)
+
+
+def _case_data(path: str | None, data: dict[str, Any], config: Config) -> dict[str, Any] | None:
+    case = case_of(path, data, config)
+    return case.data if case is not None else None
 
 
 def change(path: str, config: Config, edit) -> Change:

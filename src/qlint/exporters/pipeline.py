@@ -169,7 +169,7 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     return out
 
 
-def _case(q: Question, request: ExportRequest) -> dict[str, Any] | None:
+def _case(q: Question, request: ExportRequest) -> Case | None:
     """The case study a question's content hash covers (as `qlint check` finds it)."""
     return case_of(q.path, q.data, request.config) if request.config is not None and q.case else None
 

@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from qlint.loading.fast import load_fast
+from qlint.model import Case
 from qlint.loading.reader import decode, read_source
 from qlint.project.banks import CASES_FOLDER, bank_of
 from qlint.project.config import Config
@@ -57,9 +58,9 @@ def _data(path: str, config: Config) -> Any:
     return data
 
 
-def find_case(path: str | None, case_id: Any, config: Config) -> dict[str, Any] | None:
-    """The data of the case study `case_id` for the question file `path`, or None (no path, no
-    such case file, or one that cannot be read)."""
+def find_case(path: str | None, case_id: Any, config: Config) -> Case | None:
+    """The case study `case_id` (its file and data) for the question file `path`, or None (no
+    path, no such case file, or one that cannot be read)."""
     if not path or not isinstance(case_id, str) or not case_id:
         return None
     for folder in _folders(path, config):
@@ -73,10 +74,10 @@ def find_case(path: str | None, case_id: Any, config: Config) -> dict[str, Any] 
         for name in names:
             data = _data(name, config)
             if isinstance(data, dict) and data.get("id") == case_id:
-                return data
+                return Case(name, data)
     return None
 
 
-def case_of(path: str | None, data: Any, config: Config) -> dict[str, Any] | None:
+def case_of(path: str | None, data: Any, config: Config) -> Case | None:
     """The case study a question's data names, found from its file (see `find_case`)."""
     return find_case(path, data.get("case"), config) if isinstance(data, dict) else None

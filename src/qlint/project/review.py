@@ -14,7 +14,8 @@ from typing import Any
 
 from qlint.project.config import ReviewPolicy
 from qlint.project.contenthash import case_hash, changed_fields, content_hash
-from qlint.project.history import approved_version
+from qlint.model import Case
+from qlint.project.history import approved_case_version, approved_version
 
 MISSING_ROLE, SELF_REVIEW, FEW_REVIEWERS, STALE, FROZEN = "W001", "W002", "W003", "W004", "W005"
 # What a status summary calls each question: the policy does not apply, it is met, a sign-off or
@@ -49,15 +50,24 @@ def _short(digest: str) -> str:
 
 
 def _since(path: str | None, digest: str, data: dict[str, Any], verb: str = "approved",
-           case: dict[str, Any] | None = None) -> str:
-    """': stem, options[x].rationale changed since (commit 1a2b3c4)' when git has the approved
-    version (read with the case study as it is now), '' otherwise."""
-    found = approved_version(path, digest, case_hash(case) if case is not None else None) if path else None
-    if found is None:
+           case: Case | None = None) -> str:
+    """' (approved in commit 1a2b3c4; changed since: stem, options[x].rationale)' when git has the
+    approved version of the question (read with its case study as it is now) or, for a case
+    question, of its case file (read with the question as it is now); '' otherwise."""
+    if not path:
         return ""
-    commit, old = found
-    fields = changed_fields(old, data)
-    return f" ({verb} in commit {commit[:7]}; changed since: {', '.join(fields)})" if fields else ""
+    found = approved_version(path, digest, case_hash(case.data) if case is not None else None)
+    if found is not None:
+        commit, old = found
+        fields = changed_fields(old, data)
+        where = ""
+    elif case is not None and (old_case := approved_case_version(case.path, digest, content_hash(data))) is not None:
+        commit, old = old_case
+        fields = changed_fields(data, data, old, case.data)
+        where = " of its case study"
+    else:
+        return ""
+    return f" ({verb} in commit {commit[:7]}{where}; changed since: {', '.join(fields)})" if fields else ""
 
 
 def applies(data: dict[str, Any], policy: ReviewPolicy) -> bool:
@@ -66,15 +76,14 @@ def applies(data: dict[str, Any], policy: ReviewPolicy) -> bool:
 
 
 def review_problems(data: dict[str, Any], policy: ReviewPolicy, path: str | None = None,
-                    history: bool = True, case: dict[str, Any] | None = None) -> list[Problem]:
-    """Every W finding on one question's data (`case`: the data of the case study it names, if
-    any). `history`: look up the approved versions in git (the messages name the changed fields);
+                    history: bool = True, case: Case | None = None) -> list[Problem]:
+    """Every W finding on one question's data (`case`: the case study it names, if found). `history`: look up the approved versions in git (the messages name the changed fields);
     without it they say only that the approval is stale."""
     if not isinstance(data, dict) or data.get("status") == "retired":
         return []
     out: list[Problem] = []
     # the hash (~0.2 ms) only when a sign-off or a freeze needs comparing
-    now = content_hash(data, case) if _reviews(data) or isinstance(data.get("live"), dict) else ""
+    now = content_hash(data, case.data if case else None) if _reviews(data) or isinstance(data.get("live"), dict) else ""
     unnamed = ("the approved text is not in the file's git history here" if case is None else
                "neither the question's git history nor its case study as it is now has the approved text")
     author = author_of(data, policy)
@@ -124,7 +133,7 @@ def review_problems(data: dict[str, Any], policy: ReviewPolicy, path: str | None
     return out
 
 
-def review_state(data: dict[str, Any], policy: ReviewPolicy, case: dict[str, Any] | None = None) -> str:
+def review_state(data: dict[str, Any], policy: ReviewPolicy, case: Case | None = None) -> str:
     """One word for the summaries, as `export --require-review` judges: 'stale' (a sign-off or the
     freeze no longer matches), 'missing' (the policy is not met; with no policy, a published
     question that nobody but its author signed), 'reviewed', or 'not required'."""
@@ -145,7 +154,7 @@ def _counted(data: dict[str, Any], policy: ReviewPolicy) -> bool:
     return any(not author or person(r.get("reviewer")) != person(author) for _, r in _reviews(data))
 
 
-def refused(data: dict[str, Any], policy: ReviewPolicy, case: dict[str, Any] | None = None) -> tuple[str, str] | None:
+def refused(data: dict[str, Any], policy: ReviewPolicy, case: Case | None = None) -> tuple[str, str] | None:
     """(pointer, why) when `export --require-review` refuses a published question, or None: a
     stale sign-off or freeze, the policy not met, a self-review, or (with no policy configured)
     no sign-off by anyone but the author."""
@@ -173,10 +182,10 @@ class ReviewRow:
 
 
 def review_summary(items: list[dict[str, Any]], policy: ReviewPolicy,
-                   cases: list[dict[str, Any] | None] | None = None) -> list[ReviewRow]:
+                   cases: list[Case | None] | None = None) -> list[ReviewRow]:
     """One row per (exam, domain) of the questions' data, sorted; empty when no question carries a
     sign-off or a freeze and no policy is configured (nothing to summarise). `cases`: per item,
-    the data of the case study it names (or None)."""
+    the case study it names (or None)."""
     if not policy.configured and not any(isinstance(d, dict) and (d.get("reviews") or d.get("live")) for d in items):
         return []
     counts: dict[tuple[str, str], dict[str, int]] = {}
