@@ -24,10 +24,10 @@ from qlint.paths import display_path
 from qlint.project.banks import file_kind
 from qlint.project.config import Config
 from qlint.project.exams import Exam
+from qlint.project.review import reads_case
 from qlint.prose.shapes import shapes
 from qlint.rules import RULES, Finding, Rule
 from qlint.rules.context import RuleContext
-from qlint.rules.review import reads_case
 
 
 def load_document(path: str, config: Config, text: str | None = None,

@@ -11,7 +11,7 @@ path order wins, as for the bank rules (B001 reports a second file with the same
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Mapping
 
 from qlint.loading.fast import load_fast
 from qlint.model import Case
@@ -39,7 +39,9 @@ def _folders(path: str, config: Config) -> list[str]:
         here = os.path.dirname(here)
 
 
-def _data(path: str, config: Config) -> Any:
+def _data(path: str, config: Config, loaded: Mapping[str, Any] | None) -> Any:
+    if loaded is not None and os.path.abspath(path) in loaded:  # read already by the caller's run
+        return loaded[os.path.abspath(path)]
     try:
         info = os.stat(path)
     except OSError:
@@ -58,9 +60,10 @@ def _data(path: str, config: Config) -> Any:
     return data
 
 
-def find_case(path: str | None, case_id: Any, config: Config) -> Case | None:
+def find_case(path: str | None, case_id: Any, config: Config, loaded: Mapping[str, Any] | None = None) -> Case | None:
     """The case study `case_id` (its file and data) for the question file `path`, or None (no
-    path, no such case file, or one that cannot be read)."""
+    path, no such case file, or one that cannot be read). `loaded`: absolute path -> data of
+    case files the caller has read already (an export's lint), used instead of reading them."""
     if not path or not isinstance(case_id, str) or not case_id:
         return None
     for folder in _folders(path, config):
@@ -72,12 +75,12 @@ def find_case(path: str | None, case_id: Any, config: Config) -> Case | None:
         except OSError:  # no cases folder here (the common case)
             continue
         for name in names:
-            data = _data(name, config)
+            data = _data(name, config, loaded)
             if isinstance(data, dict) and data.get("id") == case_id:
                 return Case(name, data)
     return None
 
 
-def case_of(path: str | None, data: Any, config: Config) -> Case | None:
+def case_of(path: str | None, data: Any, config: Config, loaded: Mapping[str, Any] | None = None) -> Case | None:
     """The case study a question's data names, found from its file (see `find_case`)."""
-    return find_case(path, data.get("case"), config) if isinstance(data, dict) else None
+    return find_case(path, data.get("case"), config, loaded) if isinstance(data, dict) else None

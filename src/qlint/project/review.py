@@ -70,6 +70,13 @@ def _since(path: str | None, digest: str, data: dict[str, Any], verb: str = "app
     return f" ({verb} in commit {commit[:7]}{where}; changed since: {', '.join(fields)})" if fields else ""
 
 
+def reads_case(data: dict[str, Any]) -> bool:
+    """Judging this question reads its case study too: it names one and has a sign-off or a
+    freeze whose hash must be compared (otherwise no content hash is computed at all)."""
+    return (isinstance(data, dict) and bool(data.get("case"))
+            and (bool(data.get("reviews")) or isinstance(data.get("live"), dict)))
+
+
 def applies(data: dict[str, Any], policy: ReviewPolicy) -> bool:
     """The policy's roles and reviewer count apply to this question's status."""
     return policy.configured and data.get("status") in policy.statuses

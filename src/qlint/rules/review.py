@@ -11,7 +11,7 @@ from typing import Iterator
 
 from qlint.model import ITEM_TYPES, Question
 from qlint.project.casestudy import case_of
-from qlint.project.review import FEW_REVIEWERS, FROZEN, MISSING_ROLE, SELF_REVIEW, STALE, review_problems
+from qlint.project.review import FEW_REVIEWERS, FROZEN, MISSING_ROLE, SELF_REVIEW, STALE, reads_case, review_problems
 from qlint.rules import Finding, rule
 
 SOURCE = ("Certification programmes' item review: technical and editorial review by someone other than "
@@ -21,12 +21,6 @@ SOURCE = ("Certification programmes' item review: technical and editorial review
 # The five rules run one after another on each question: its problems are read once (one slot,
 # holding the data itself, so the `is` test cannot match a new object at a reused address).
 _last: list = [None, None, None, []]  # data, policy, path, problems
-
-
-def reads_case(data: dict) -> bool:
-    """The W rules read another file for this question: its case study, to hash its sign-offs'
-    and freeze's content (the results cache keys a file's result by its own bytes only)."""
-    return bool(data.get("case")) and (bool(data.get("reviews")) or isinstance(data.get("live"), dict))
 
 
 def _findings(q: Question, ctx, code: str) -> Iterator[Finding]:
