@@ -130,6 +130,22 @@ def test_changed_fields_name_what_changed():
     assert changed_fields(data, copy.deepcopy(data)) == []
 
 
+def test_a_case_question_hashes_its_case_studys_title_and_scenario():
+    case = load_fast((REPO / "bank" / "mla-c01" / "cases" / "demand-forecast.yaml").read_text(encoding="utf-8"), Limits())
+    member = next(d for d in DATA if d.get("case") == case["id"])
+    alone = next(d for d in DATA if not d.get("case"))
+    assert content_hash(alone, case) == content_hash(alone)  # no case named: the hash as before
+    assert content_hash(member, case) != content_hash(member)
+    for key, value in (("scenario", case["scenario"].replace("\n", "\n ", 3) + "\n"),  # layout only
+                       ("references", []), ("status", "draft"), ("items", case["items"][::-1])):
+        assert content_hash(member, dict(case, **{key: value})) == content_hash(member, case), key
+    for key, value in (("scenario", case["scenario"].replace("600", "60")), ("title", "Another title")):
+        changed = dict(case, **{key: value})
+        assert content_hash(member, changed) != content_hash(member, case), key
+        assert changed_fields(member, member, case, changed) == [f"case.{key}"]
+    assert changed_fields(member, member, case, case) == []
+
+
 def test_hash_of_malformed_data_is_still_a_hash():
     for data in ({}, {"options": "x"}, {"options": [1, None, {"id": 3}]}, {"steps": [[]]}, {"stem": 5}):
         assert content_hash(data).startswith("sha256:")

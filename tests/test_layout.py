@@ -15,6 +15,7 @@ PACKAGES = ("loading", "project", "lint", "authoring")
 TESTED_IN = {
     "authoring/signoff.py": "test_review.py",  # qlint review sign / live
     "project/history.py": "test_review.py",  # the approved version from git history (W004)
+    "project/casestudy.py": "test_review.py",  # the case study a case question's content hash covers
     "loading/advice.py": "test_yaml_errors.py",  # the plain advice in Y001 messages
     "loading/errors.py": "test_loading.py",
     "loading/indentation.py": "test_yaml_errors.py",  # indentation hints of Y001

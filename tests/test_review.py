@@ -353,3 +353,84 @@ def test_history_follows_a_renamed_file_and_says_stale_when_no_version_matches(t
     moved.write_text(text.replace(data(moved)["reviews"][0]["hash"], fake), encoding="utf-8")
     _, found = findings(root, "--select", "W004", str(moved))
     assert len(found) == 1 and "the approved text is not in the file's git history" in found[0]["message"]
+
+
+# --- case studies: the scenario is part of each of its questions' content -----------------------
+
+def _case_questions(root: Path) -> tuple[Path, list[Path]]:
+    case = root / "bank" / "mla-c01" / "cases" / "demand-forecast.yaml"
+    cid = data(case)["id"]
+    return case, [p for p in questions(root) if data(p).get("case") == cid]
+
+
+def test_editing_a_case_scenario_makes_its_questions_sign_offs_and_freezes_stale(tmp_path):
+    root = project(tmp_path, "")
+    case, members = _case_questions(root)
+    assert len(members) == 2
+    for p in members:
+        assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(p))[0] == 0
+    assert qlint(root, "review", "live", *map(str, members))[0] == 0
+    assert findings(root, "--select", "W", str(root / "bank"))[1] == []
+    files = [str(case), *map(str, members)]  # the case study and its questions, the rest unsigned
+    assert qlint(root, "export", "--format", "json", "-o", str(tmp_path / "ok.json"), "--require-review", *files)[0] == 0
+    # a layout-only edit of the case file (a comment, the scenario re-wrapped) changes nothing
+    text = case.read_text(encoding="utf-8")
+    wrapped = text.replace("The ML team retrains\n  the forecasting", "The ML team\n  retrains the forecasting")
+    assert wrapped != text
+    case.write_text("# reviewed in June\n" + wrapped, encoding="utf-8")
+    assert findings(root, "--select", "W", str(root / "bank"))[1] == []
+    # a changed fact of the scenario: each of its questions' sign-off and freeze is stale
+    case.write_text(wrapped.replace("600 stores", "60 stores"), encoding="utf-8")
+    code, found = findings(root, "--select", "W", str(root / "bank"))
+    assert code == 1
+    assert sorted((Path(d["path"]).name, d["code"]) for d in found) == sorted(
+        (p.name, c) for p in members for c in ("W004", "W005"))
+    assert all("its case study" in d["message"] for d in found if d["code"] == "W004"), found
+    out = tmp_path / "refused.json"
+    code, text = qlint(root, "export", "--format", "json", "-o", str(out), "--require-review", "--force", "--output-format", "json",
+                       *files)
+    assert code == 2 and {Path(d["path"]).name for d in json.loads(text)["diagnostics"] if d["code"] == "E001"} == {
+        p.name for p in members}
+    # signing again binds the sign-off to the new scenario (the freeze stays stale: it is frozen)
+    for p in members:
+        assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(p))[0] == 0
+    assert {d["code"] for d in findings(root, "--select", "W", str(root / "bank"))[1]} == {"W005"}
+
+
+def test_a_cached_check_sees_an_edit_of_the_case_scenario(tmp_path):
+    """The W rules' result for a case question reads its case file: never served from the cache."""
+    root = project(tmp_path, "")
+    case, members = _case_questions(root)
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(members[0]))[0] == 0
+    args = ("check", "--select", "W", "--output-format", "json", str(members[0]))
+    assert qlint(root, *args)[0] == 0
+    case.write_text(case.read_text(encoding="utf-8").replace("600 stores", "60 stores"), encoding="utf-8")
+    code, out = qlint(root, *args)
+    assert code == 1 and [d["code"] for d in json.loads(out)["diagnostics"]] == ["W004"]
+
+
+def test_a_stale_case_question_names_its_changed_fields_when_only_the_question_changed(tmp_path):
+    root = project(tmp_path, "")
+    _, members = _case_questions(root)
+    path = members[0]
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", str(path))[0] == 0
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signed")
+    _edit(path, "/stem", data(path)["stem"].rstrip() + " Explain.", root)
+    _, found = findings(root, "--select", "W", str(path))
+    assert [d["code"] for d in found] == ["W004"] and "changed since: stem" in found[0]["message"], found
+
+
+def test_a_stale_case_question_names_the_scenario_when_the_case_changed(tmp_path):
+    root = project(tmp_path, "")
+    case, members = _case_questions(root)
+    assert qlint(root, "review", "sign", "--role", "technical", "--reviewer", "ben", *map(str, members))[0] == 0
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signed")
+    case.write_text(case.read_text(encoding="utf-8").replace("600 stores", "60 stores"), encoding="utf-8")
+    git(root, "commit", "-qam", "fewer stores")
+    _, found = findings(root, "--select", "W", *map(str, members))
+    assert [d["code"] for d in found] == ["W004", "W004"]
+    assert all("of its case study; changed since: case.scenario" in d["message"] for d in found), found

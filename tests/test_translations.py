@@ -218,6 +218,26 @@ def test_qti_items_carry_xml_lang(bilingual, fmt, tag):
     assert langs["es"] == ["es"] * 3 and set(langs["en"]) == {"en"} and len(langs["en"]) >= 25
 
 
+def test_canvas_texts_carry_xml_lang(bilingual):
+    """Canvas (QTI 1.2): every mattext of an item says its question's language; the case study's
+    scenario, which has no `lang`, the configured default."""
+    from lxml import etree
+
+    out = _export(bilingual, "canvas", "canvas-all")  # both languages in one quiz
+    quiz = etree.parse(str(out / "qlint-mla-c01" / "qlint-mla-c01.xml")).getroot()
+    q = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
+    langs = {}
+    for item in quiz.iter(f"{q}item"):
+        texts = list(item.iter(f"{q}mattext"))
+        assert texts and all(t.get(XML_LANG) for t in texts), item.get("ident")
+        langs[item.get("ident")] = {t.get(XML_LANG) for t in texts}
+    assert sorted(i for i, found in langs.items() if found == {"es"}) == SPANISH
+    assert all(found == {"en"} for i, found in langs.items() if i not in SPANISH) and len(langs) >= 25
+    spanish = _export(bilingual, "canvas", "canvas-es", "--lang", "es")
+    texts = etree.parse(str(spanish / "qlint-mla-c01" / "qlint-mla-c01.xml")).getroot().iter(f"{q}mattext")
+    assert {t.get(XML_LANG) for t in texts} == {"es"}
+
+
 def test_json_records_carry_lang_and_source(bilingual):
     from jsonschema import Draft202012Validator
 
@@ -317,3 +337,22 @@ def test_analyze_notes_a_translation_whose_facility_differs_from_its_source(bili
     notes = [ln for ln in capsys.readouterr().err.splitlines() if "facility" in ln]
     assert len(notes) == 1 and notes[0].startswith("bank/mla-c01/model-development/layer-split-across-gpus.es.yaml:1:1: note:")
     assert "facility 0.00 in es (n 100)" in notes[0] and "for mla-c01-dev-layer-split-gpus (n 300)" in notes[0]
+
+
+def test_a_changed_case_scenario_makes_the_translations_of_its_questions_stale(tmp_path):
+    """A case question's content hash covers its case study: the translation follows the scenario too."""
+    from qlint.project.contenthash import content_hash
+
+    bank = bilingual_bank(tmp_path)
+    case = bank / "mla-c01" / "cases" / "demand-forecast.yaml"
+    source = bank / "mla-c01" / "deployment-orchestration" / "case-demand-pipeline-order.yaml"
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    digest = content_hash(data, yaml.safe_load(case.read_text(encoding="utf-8")))
+    translation = dict(data, id=data["id"] + "-es", lang="es", translation_of=data["id"], source_hash=digest)
+    source.with_name("case-demand-pipeline-order.es.yaml").write_text(
+        yaml.safe_dump(translation, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert _findings(tmp_path, "L003") == []
+    edit(case, "600 stores", "60 stores")
+    found = _findings(tmp_path, "L003")
+    now = content_hash(data, yaml.safe_load(case.read_text(encoding="utf-8")))
+    assert [(f, c) for f, c, _ in found] == [("case-demand-pipeline-order.es.yaml", "L003")] and now in found[0][2]

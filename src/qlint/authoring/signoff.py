@@ -12,6 +12,7 @@ from qlint.authoring.yamledit import EditError, add_key, append_item, set_scalar
 from qlint.loading.reader import decode, read_source
 from qlint.paths import display_path
 from qlint.project.config import Config
+from qlint.project.casestudy import case_of
 from qlint.project.contenthash import content_hash
 from qlint.project.review import author_of, person, review_problems, FROZEN
 
@@ -41,14 +42,16 @@ def _question(text: str, config: Config) -> dict[str, Any]:
     return data
 
 
-def sign_text(text: str, config: Config, sig: Signature) -> str:
+def sign_text(text: str, config: Config, sig: Signature, path: str | None = None) -> str:
     """`text` with `sig`'s sign-off of its current content: the reviewer's entry for the role
-    updated (date and hash) when there is one, otherwise a new entry at the end of `reviews:`."""
+    updated (date and hash) when there is one, otherwise a new entry at the end of `reviews:`.
+    `path`: the file, so a case question's hash covers its case study (found from there)."""
     data = _question(text, config)
     author = author_of(data, config.review)
     if author and person(author) == person(sig.reviewer):
         raise SignError(f"{sig.reviewer} is the question's author; a sign-off needs another reviewer")
-    entry = {"reviewer": sig.reviewer, "role": sig.role, "date": sig.date, "hash": content_hash(data)}
+    entry = {"reviewer": sig.reviewer, "role": sig.role, "date": sig.date,
+             "hash": content_hash(data, _case_data(path, data, config))}
     reviews = data.get("reviews")
     if reviews is None:
         return add_key(text, "reviews", [entry], "question", config)
@@ -63,30 +66,39 @@ def sign_text(text: str, config: Config, sig: Signature) -> str:
     return append_item(text, "/reviews", entry, config)
 
 
-def live_text(text: str, config: Config, date: str, answered: dict[str, int] | None = None) -> str:
+def live_text(text: str, config: Config, date: str, answered: dict[str, int] | None = None,
+              path: str | None = None) -> str:
     """`text` marked live (`live: {date, hash}`) with its current content hash. Refused for a
     question that is not published, for a live one whose meaning changed (that would hide the
     change under the old id), and, given `answered` (id -> respondents in the responses read),
-    for one learners have not answered yet."""
+    for one learners have not answered yet. `path`: as for `sign_text`."""
     data = _question(text, config)
+    case = case_of(path, data, config)
     if data.get("status") != "published":
         raise NotApplicable(f"only a published question goes live; this one is {data.get('status') or 'without a status'}")
     if answered is not None and data.get("id") not in answered:
         raise NotApplicable("too few learners answered it in the responses given (--responses, --min-respondents)")
     if "live" in data:
-        frozen = [p for p in review_problems(data, config.review, history=False) if p.code == FROZEN]
+        frozen = [p for p in review_problems(data, config.review, history=False, case=case) if p.code == FROZEN]
         if frozen:
             raise SignError(frozen[0].message)
         return text  # live already, and unchanged
-    return add_key(text, "live", {"date": date, "hash": content_hash(data)}, "question", config)
+    return add_key(text, "live", {"date": date, "hash": content_hash(data, case.data if case else None)}, "question",
+                   config)
+
+
+def _case_data(path: str | None, data: dict[str, Any], config: Config) -> dict[str, Any] | None:
+    case = case_of(path, data, config)
+    return case.data if case is not None else None
 
 
 def change(path: str, config: Config, edit) -> Change:
-    """The file's edited text as a pending change; LoadError, EditError or SignError leave it."""
+    """The file's edited text as a pending change (`edit(text, path=path)`); LoadError, EditError
+    or SignError leave it."""
     if kind_of(path, config) != "question":
         raise NotApplicable("not a question file (exam definitions and case studies are not signed)")
     raw = read_source(path, config.root, config.limits)
-    return Change(display_path(path), raw, edit(decode(raw)))
+    return Change(display_path(path), raw, edit(decode(raw), path=path))
 
 
 __all__ = ["EditError", "NotApplicable", "SignError", "Signature", "change", "live_text", "sign_text"]

@@ -16,6 +16,7 @@ from operator import itemgetter
 from typing import Any, Iterable, Sequence
 
 from qlint.bank.parity import record as parity_record
+from qlint.project.contenthash import case_hash
 from qlint.project.guide import task_id
 from qlint.text import holds_placeholder, tokenise, tokens
 
@@ -169,20 +170,22 @@ CASE = "case"  # first field of a case entry: tells it from a question's entry i
 
 class CaseEntry(tuple):
     """One schema-valid case study file as the bank rules see it: ("case", path, id, exam,
-    domain, items), items being the ids of its questions in order."""
+    domain, items, content), items being the ids of its questions in order and content the
+    `case_hash` of its title and scenario (its questions' content hash covers it)."""
 
     __slots__ = ()
 
     @classmethod
     def of(cls, path: str, data: dict[str, Any]) -> "CaseEntry":
         return cls((CASE, path, data.get("id", ""), data.get("exam", ""), data.get("domain", ""),
-                    tuple(data.get("items") or ())))
+                    tuple(data.get("items") or ()), case_hash(data)))
 
     path = property(itemgetter(1))
     id = property(itemgetter(2))
     exam = property(itemgetter(3))
     domain = property(itemgetter(4))
     items = property(itemgetter(5))
+    content = property(itemgetter(6))
 
 
 def plain_entry(entry: "BankEntry | CaseEntry | None") -> tuple[Any, ...] | None:

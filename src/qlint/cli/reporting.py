@@ -15,6 +15,7 @@ from qlint.lint.settings import Settings
 from qlint.loading.errors import LoadError
 from qlint.loading.fast import FastPathError, load_fast
 from qlint.loading.reader import decode, read_source
+from qlint.project.casestudy import case_of
 from qlint.project.review import ReviewRow, review_summary
 from qlint.reports._context import context_fields
 
@@ -40,13 +41,15 @@ def review_figures(paths: list[str], settings: Settings) -> list[ReviewRow]:
     """Review status per domain (docs/review.md). The run keeps no question data for reports, so
     the sign-offs are read again here, for the formats that show figures only."""
     config = settings.config
-    items = []
+    items, cases = [], []
     for path in paths:
         try:
-            items.append(load_fast(decode(read_source(path, config.root, config.limits)), config.limits))
+            data = load_fast(decode(read_source(path, config.root, config.limits)), config.limits)
         except (LoadError, FastPathError, OSError, ValueError):  # the lint run reported it; a summary skips it
             continue
-    return review_summary(items, config.review)
+        items.append(data)
+        cases.append(case_of(path, data, config) if isinstance(data, dict) and data.get("case") else None)
+    return review_summary(items, config.review, cases)
 
 
 def run_context(result: LintResult, settings: Settings, exit_code: int, environ: Mapping[str, str],

@@ -8,6 +8,7 @@ The lint itself is the caller's: this package never imports the engine (the laye
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +20,10 @@ from qlint.exporters.kit.problems import ExportError, Problem, problem
 from qlint.files import UnsafePathError
 from qlint.model import Case, Question
 from qlint.paths import display_path
-from qlint.project.config import ReviewPolicy
+from qlint.project.casestudy import case_of
+from qlint.project.config import Config, ReviewPolicy
 from qlint.project.exams import Exam
-from qlint.project.review import refused as review_refusal, review_summary
+from qlint.project.review import reads_case, refused as review_refusal, review_summary
 from qlint.loading.document import Document
 from qlint.loading.problems import place
 from qlint.rules import RULES, reported
@@ -83,6 +85,7 @@ class ExportRequest:
     lang: str = "en"  # the configured default language
     review: ReviewPolicy = ReviewPolicy()  # the project's [review] policy (the HTML site's review summary)
     require_review: bool = False  # --require-review: refuse published questions not reviewed as required
+    config: Config | None = None  # the project's, to find a case question's case study for its content hash
 
 
 @dataclass
@@ -133,8 +136,10 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     if not questions:
         out.refused = "no questions match the filters"
         return out
+    read = {os.path.abspath(r.path): r.data for r in linted if r.kind == "case" and r.data is not None}
     if request.require_review:  # --force does not lift it: the review was asked for explicitly
-        unreviewed = [(q, why) for q in questions if (why := review_refusal(q.data, request.review))]
+        unreviewed = [(q, why) for q in questions
+                      if (why := review_refusal(q.data, request.review, _case(q, request, read)))]
         if unreviewed:
             out.diagnostics = [placed("E001", problem(q, pointer, message)) for q, (pointer, message) in unreviewed]
             out.refused = (f"{len(unreviewed)} published question{'s are' if len(unreviewed) != 1 else ' is'} "
@@ -145,7 +150,8 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     job = ExportJob(questions=questions, exams=exams, output=request.output, zip=request.zip,
                     shuffle=request.shuffle, scoring=request.scoring, bank_root=request.bank_root,
                     progress=request.progress, cases=cases, lang=request.lang,
-                    review=tuple(review_summary([q.data for q in questions], request.review)))
+                    review=tuple(review_summary([q.data for q in questions], request.review,
+                                                [_case(q, request, read) for q in questions])))
     try:
         result = EXPORTERS.get(request.format).write(job)
     except ExportError as exc:  # a question the target cannot carry
@@ -164,6 +170,14 @@ def export_bank(linted: list[Linted], lint_diagnostics: list[Diagnostic], fatal:
     out.diagnostics += [placed(w.code, w, documents) for w in result.warnings]
     out.exported, out.written, out.left_out = len(questions) - result.left_out, result.written, result.left_out
     return out
+
+
+def _case(q: Question, request: ExportRequest, read: dict[str, Any]) -> Case | None:
+    """The case study a question's content hash covers, found as `qlint check` finds it (only
+    when a sign-off or freeze needs it); `read`: the case files linted, not read again."""
+    if request.config is None or not reads_case(q.data):
+        return None
+    return case_of(q.path, q.data, request.config, read)
 
 
 def placed(code: str, found: Problem, documents: dict[str, Document | None] | None = None) -> Diagnostic:

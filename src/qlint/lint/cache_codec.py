@@ -147,8 +147,8 @@ def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
     if entry is None:
         return b"null"
     if entry[0] == "case":  # a case study's entry (qlint.bank.entry.CaseEntry): one JSON object
-        _, path, cid, exam, domain, items = entry
-        return _dumps({"case": [path, cid, exam, domain, list(items)]})
+        _, path, cid, exam, domain, items, content = entry
+        return _dumps({"case": [path, cid, exam, domain, list(items), content]})
     if len(entry) != len(_ENTRY):
         raise Unencodable("entry")
     head, tail = [], []
@@ -180,9 +180,9 @@ def load_entry(blob: Any) -> tuple[Any, ...] | None:
         return None
     if type(head) is dict and cut < 0:
         case = head.get("case")
-        _check(len(head) == 1 and type(case) is list and len(case) == 5 and all(type(x) is str for x in case[:4])
-               and type(case[4]) is list and all(type(i) is str for i in case[4]))
-        return ("case", *case[:4], tuple(case[4]))
+        _check(len(head) == 1 and type(case) is list and len(case) == 6 and all(type(x) is str for x in case[:4])
+               and type(case[4]) is list and all(type(i) is str for i in case[4]) and type(case[5]) is str)
+        return ("case", *case[:4], tuple(case[4]), case[5])
     _check(cut >= 0 and type(head) is list and len(head) == len(_ENTRY)
            and tuple(map(type, head[:20] + head[21:])) == _HEAD_TYPES and (head[20] is None or type(head[20]) is int))
     keyed, related, keys, tasks = head[6], head[8], head[10], head[19]

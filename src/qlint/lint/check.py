@@ -24,6 +24,7 @@ from qlint.paths import display_path
 from qlint.project.banks import file_kind
 from qlint.project.config import Config
 from qlint.project.exams import Exam
+from qlint.project.review import reads_case
 from qlint.prose.shapes import shapes
 from qlint.rules import RULES, Finding, Rule
 from qlint.rules.context import RuleContext
@@ -120,8 +121,11 @@ def check_file(path: str, settings: Settings, text: str | None = None, source: b
         entry = BankEntry.of(path, data, entry_gram(settings), entry_names(settings))
     elif kind == "case" and not errors and settings.selection.rules("bank"):
         entry = CaseEntry.of(path, data)
-    # S007 reads the images a question references: their bytes are not in the cache key
-    volatile = "![" in doc.text and selection.allows("S007", doc.shown)
+    # S007 reads the images a question references, the W rules a case question's case study:
+    # their bytes are not in the cache key
+    volatile = ("![" in doc.text and selection.allows("S007", doc.shown)) or (
+        kind == "question" and not errors and reads_case(data)
+        and any(selection.allows(code, doc.shown) for code in ("W004", "W005")))
     return FileResult(path, diagnostics, kind, data, doc.text, valid=not errors, entry=entry,
                       directives=MARKER in doc.text, volatile=volatile, document=doc)
 

@@ -5,7 +5,9 @@ they approved; a later edit of meaning gives another hash, an edit of layout doe
 and their normal form are documented in docs/review.md ("The content hash"). The hash reads the
 parsed data, so YAML quoting, block styles, comments and key order never reach it; inside a text,
 line wrapping and runs of spaces are removed (Markdown renders them alike), but paragraph breaks,
-list items and fenced code keep their lines.
+list items and fenced code keep their lines. A question of a case study (`case:`) is read with its
+case's scenario: its hash is that of its own fields and of the case's title and scenario, so an
+edit of the scenario makes its sign-offs, freeze and translations stale too.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ PREFIX = "sha256:"
 TEXT_FIELDS = ("stem", "trap", "explanation")
 PART_TEXTS = ("text", "rationale", "right_when", "why_chosen")
 PART_LISTS = ("options", "steps", "prompts", "responses")
+# What learners read of a case study above each of its questions (schema/case.schema.json).
+CASE_FIELDS = ("title", "scenario")
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # A line that starts a Markdown block of its own: re-wrapping never moves one onto the line before.
@@ -163,9 +167,38 @@ def canonical(fields: dict[str, Any]) -> str:
                       separators=(",", ":"))
 
 
-def content_hash(data: dict[str, Any]) -> str:
-    """`sha256:` and the hex digest of the canonical JSON of `content_fields(data)`."""
-    return PREFIX + hashlib.sha256(canonical(content_fields(data)).encode("utf-8")).hexdigest()
+def _digest(text: str) -> str:
+    return PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def case_fields(case: dict[str, Any] | None) -> dict[str, Any]:
+    """The normalised teaching fields of a case study's data (title, scenario), empty ones left out."""
+    if not isinstance(case, dict):
+        return {}
+    return {k: _value(case[k]) for k in CASE_FIELDS if case.get(k) not in (None, "")}
+
+
+def case_hash(case: dict[str, Any] | None) -> str:
+    """The digest of a case study's teaching fields (kept in the bank's case entries)."""
+    return _digest(json.dumps({"qlint-case": VERSION, **case_fields(case)}, sort_keys=True, ensure_ascii=False,
+                              separators=(",", ":")))
+
+
+def with_case(question: str, case: str) -> str:
+    """The content hash of a case question: the digest of its own hash and its case's
+    (`case_hash`). Composed from two digests, so the bank rules need keep no texts to compute it."""
+    return _digest(json.dumps({"qlint-content": VERSION, "question": question, "case": case},
+                              sort_keys=True, separators=(",", ":")))
+
+
+def content_hash(data: dict[str, Any], case: dict[str, Any] | None = None) -> str:
+    """`sha256:` and the hex digest of the canonical JSON of `content_fields(data)`; for a question
+    that names a case study, given that case's data, composed with the case's hash (`with_case`).
+    A question without `case:` (or whose case file is not found) hashes its own fields only."""
+    own = _digest(canonical(content_fields(data)))
+    if isinstance(case, dict) and isinstance(data, dict) and isinstance(data.get("case"), str) and data["case"]:
+        return with_case(own, case_hash(case))
+    return own
 
 
 def _raw_ids(data: dict[str, Any], field: str) -> list[str]:
@@ -174,11 +207,16 @@ def _raw_ids(data: dict[str, Any], field: str) -> list[str]:
     return [str(p.get("id")) for p in raw if isinstance(p, dict)] if isinstance(raw, list) else []
 
 
-def changed_fields(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def changed_fields(before: dict[str, Any], after: dict[str, Any], case_before: dict[str, Any] | None = None,
+                   case_after: dict[str, Any] | None = None) -> list[str]:
     """Names of the teaching fields that differ between two versions of a question, in reading
-    order: `stem`, `options[serverless].rationale`, `steps (order)`, `prompts[drift].match` ..."""
+    order: `case.scenario`, `stem`, `options[serverless].rationale`, `steps (order)`,
+    `prompts[drift].match` ... (`case.*` when the case study's versions are given and differ)."""
     old, new = content_fields(before), content_fields(after)
     names: list[str] = []
+    if case_before is not None or case_after is not None:
+        ca, cb = case_fields(case_before), case_fields(case_after)
+        names += [f"case.{k}" for k in CASE_FIELDS if ca.get(k) != cb.get(k)]
     for key in ("type", *TEXT_FIELDS, "case", "choose", "shuffle"):
         if old.get(key) != new.get(key):
             names.append(key)

@@ -1,4 +1,5 @@
-"""A question file's earlier versions from git: the version a sign-off or a freeze approved.
+"""A question file's earlier versions from git: the version a sign-off or a freeze approved
+(for a case question whose case study changed, the case file's approved version).
 
 A stale sign-off records only the content hash of what was approved; when the file is in a git
 repository, the committed version whose content has that hash says which fields changed since.
@@ -16,7 +17,7 @@ from typing import Any
 
 from qlint.loading.fast import load_fast
 from qlint.loading.limits import Limits
-from qlint.project.contenthash import content_hash
+from qlint.project.contenthash import case_hash, content_hash, with_case
 
 DEPTH = 200  # commits of the file looked at, newest first
 TIMEOUT = 10.0  # seconds per git call
@@ -76,9 +77,15 @@ def _versions(folder: Path, name: str) -> list[tuple[str, bytes]]:
 _lookups = 0
 
 
+def _hash(data: dict[str, Any], case: str | None) -> str:
+    own = content_hash(data)
+    return with_case(own, case) if case is not None and isinstance(data.get("case"), str) and data["case"] else own
+
+
 @lru_cache(maxsize=256)
-def approved_version(path: str, digest: str) -> tuple[str, dict[str, Any]] | None:
-    """(commit, data) of the newest committed version of `path` whose content hash is `digest`."""
+def approved_version(path: str, digest: str, case: str | None = None) -> tuple[str, dict[str, Any]] | None:
+    """(commit, data) of the newest committed version of `path` whose content hash is `digest`;
+    `case`: the `case_hash` of its case study now, for a version that names a case."""
     global _lookups
     file = Path(path).resolve()
     if _lookups >= MAX_FILES or not file.is_file():
@@ -89,6 +96,26 @@ def approved_version(path: str, digest: str) -> tuple[str, dict[str, Any]] | Non
             data = load_fast(raw.decode("utf-8"), Limits())
         except Exception:  # an old version that does not parse approved nothing we can read
             continue
-        if isinstance(data, dict) and content_hash(data) == digest:
+        if isinstance(data, dict) and _hash(data, case) == digest:
+            return commit, data
+    return None
+
+
+@lru_cache(maxsize=256)
+def approved_case_version(path: str, digest: str, question: str) -> tuple[str, dict[str, Any]] | None:
+    """(commit, data) of the newest committed version of the case file `path` that, with the
+    question's own hash `question` as it is now, gives the content hash `digest` (the case's
+    scenario changed since, not the question)."""
+    global _lookups
+    file = Path(path).resolve()
+    if _lookups >= MAX_FILES or not file.is_file():
+        return None
+    _lookups += 1
+    for commit, raw in _versions(file.parent, file.name):
+        try:
+            data = load_fast(raw.decode("utf-8"), Limits())
+        except Exception:  # an old version that does not parse approved nothing we can read
+            continue
+        if isinstance(data, dict) and with_case(question, case_hash(data)) == digest:
             return commit, data
     return None

@@ -3,7 +3,8 @@
 
 A sign-off (`reviews:` entry) counts for its role when its reviewer is not the author; it is
 stale when the content hash it approved is not the question's hash now. A live question
-(`live:`) may not change meaning at all.
+(`live:`) may not change meaning at all. A question of a case study is judged with its case's
+data (`qlint.project.casestudy`), as its content hash covers the case's title and scenario.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from qlint.project.config import ReviewPolicy
-from qlint.project.contenthash import changed_fields, content_hash
-from qlint.project.history import approved_version
+from qlint.project.contenthash import case_hash, changed_fields, content_hash
+from qlint.model import Case
+from qlint.project.history import approved_case_version, approved_version
 
 MISSING_ROLE, SELF_REVIEW, FEW_REVIEWERS, STALE, FROZEN = "W001", "W002", "W003", "W004", "W005"
 # What a status summary calls each question: the policy does not apply, it is met, a sign-off or
@@ -47,15 +49,32 @@ def _short(digest: str) -> str:
     return digest[:19] + "..." if len(digest) > 19 else digest
 
 
-def _since(path: str | None, digest: str, data: dict[str, Any], verb: str = "approved") -> str:
-    """': stem, options[x].rationale changed since (commit 1a2b3c4)' when git has the approved
-    version, '' otherwise."""
-    found = approved_version(path, digest) if path else None
-    if found is None:
+def _since(path: str | None, digest: str, data: dict[str, Any], verb: str = "approved",
+           case: Case | None = None) -> str:
+    """' (approved in commit 1a2b3c4; changed since: stem, options[x].rationale)' when git has the
+    approved version of the question (read with its case study as it is now) or, for a case
+    question, of its case file (read with the question as it is now); '' otherwise."""
+    if not path:
         return ""
-    commit, old = found
-    fields = changed_fields(old, data)
-    return f" ({verb} in commit {commit[:7]}; changed since: {', '.join(fields)})" if fields else ""
+    found = approved_version(path, digest, case_hash(case.data) if case is not None else None)
+    if found is not None:
+        commit, old = found
+        fields = changed_fields(old, data)
+        where = ""
+    elif case is not None and (old_case := approved_case_version(case.path, digest, content_hash(data))) is not None:
+        commit, old = old_case
+        fields = changed_fields(data, data, old, case.data)
+        where = " of its case study"
+    else:
+        return ""
+    return f" ({verb} in commit {commit[:7]}{where}; changed since: {', '.join(fields)})" if fields else ""
+
+
+def reads_case(data: dict[str, Any]) -> bool:
+    """Judging this question reads its case study too: it names one and has a sign-off or a
+    freeze whose hash must be compared (otherwise no content hash is computed at all)."""
+    return (isinstance(data, dict) and bool(data.get("case"))
+            and (bool(data.get("reviews")) or isinstance(data.get("live"), dict)))
 
 
 def applies(data: dict[str, Any], policy: ReviewPolicy) -> bool:
@@ -64,14 +83,16 @@ def applies(data: dict[str, Any], policy: ReviewPolicy) -> bool:
 
 
 def review_problems(data: dict[str, Any], policy: ReviewPolicy, path: str | None = None,
-                    history: bool = True) -> list[Problem]:
-    """Every W finding on one question's data. `history`: look up the approved versions in git
-    (the messages name the changed fields); without it they say only that the approval is stale."""
+                    history: bool = True, case: Case | None = None) -> list[Problem]:
+    """Every W finding on one question's data (`case`: the case study it names, if found). `history`: look up the approved versions in git (the messages name the changed fields);
+    without it they say only that the approval is stale."""
     if not isinstance(data, dict) or data.get("status") == "retired":
         return []
     out: list[Problem] = []
     # the hash (~0.2 ms) only when a sign-off or a freeze needs comparing
-    now = content_hash(data) if _reviews(data) or isinstance(data.get("live"), dict) else ""
+    now = content_hash(data, case.data if case else None) if _reviews(data) or isinstance(data.get("live"), dict) else ""
+    unnamed = ("the approved text is not in the file's git history here" if case is None else
+               "neither the question's git history nor its case study as it is now has the approved text")
     author = author_of(data, policy)
     counted: list[dict[str, Any]] = []
     for i, r in _reviews(data):
@@ -84,12 +105,12 @@ def review_problems(data: dict[str, Any], policy: ReviewPolicy, path: str | None
             counted.append(r)
         approved = r.get("hash")
         if isinstance(approved, str) and approved != now:
-            detail = _since(path if history else None, approved, data)
+            detail = _since(path if history else None, approved, data, case=case)
             out.append(Problem(STALE, f"/reviews/{i}/hash",
                                f"the content changed after the {role} sign-off by {who} on {r.get('date', '?')}"
                                + (detail or f": the approval is stale (it approved {_short(approved)}, the "
-                                  f"question is now {_short(now)}; the approved text is not in the file's git "
-                                  "history here, so the changed fields cannot be named)")
+                                  f"question is now {_short(now)}; {unnamed}, so the changed fields cannot be "
+                                  "named)")
                                + f"; review it again and sign: qlint review sign --role {role} --reviewer NAME FILE"))
     if applies(data, policy):
         at = "/reviews" if "reviews" in data else "/status"
@@ -109,7 +130,7 @@ def review_problems(data: dict[str, Any], policy: ReviewPolicy, path: str | None
     live = data.get("live")
     frozen = live.get("hash") if isinstance(live, dict) else None
     if isinstance(frozen, str) and frozen != now:
-        detail = _since(path if history else None, frozen, data, "frozen")
+        detail = _since(path if history else None, frozen, data, "frozen", case)
         since = f" since {live['date']}" if live.get("date") else ""
         out.append(Problem(FROZEN, "/live/hash",
                            f"this question is live{since} and its meaning changed"
@@ -119,13 +140,13 @@ def review_problems(data: dict[str, Any], policy: ReviewPolicy, path: str | None
     return out
 
 
-def review_state(data: dict[str, Any], policy: ReviewPolicy) -> str:
+def review_state(data: dict[str, Any], policy: ReviewPolicy, case: Case | None = None) -> str:
     """One word for the summaries, as `export --require-review` judges: 'stale' (a sign-off or the
     freeze no longer matches), 'missing' (the policy is not met; with no policy, a published
     question that nobody but its author signed), 'reviewed', or 'not required'."""
     if not isinstance(data, dict) or data.get("status") == "retired":
         return NOT_REQUIRED
-    codes = {p.code for p in review_problems(data, policy, history=False)}
+    codes = {p.code for p in review_problems(data, policy, history=False, case=case)}
     if codes & {STALE, FROZEN}:
         return STALE_STATUS
     if codes & {MISSING_ROLE, FEW_REVIEWERS}:
@@ -140,13 +161,13 @@ def _counted(data: dict[str, Any], policy: ReviewPolicy) -> bool:
     return any(not author or person(r.get("reviewer")) != person(author) for _, r in _reviews(data))
 
 
-def refused(data: dict[str, Any], policy: ReviewPolicy) -> tuple[str, str] | None:
+def refused(data: dict[str, Any], policy: ReviewPolicy, case: Case | None = None) -> tuple[str, str] | None:
     """(pointer, why) when `export --require-review` refuses a published question, or None: a
     stale sign-off or freeze, the policy not met, a self-review, or (with no policy configured)
     no sign-off by anyone but the author."""
     if not isinstance(data, dict) or data.get("status") != "published":
         return None
-    problems = review_problems(data, policy, history=False)
+    problems = review_problems(data, policy, history=False, case=case)
     if problems:
         codes = ", ".join(sorted({p.code for p in problems}))
         return problems[0].pointer, f"not reviewed as required ({codes}): {problems[0].message}"
@@ -167,17 +188,19 @@ class ReviewRow:
     not_required: int = 0
 
 
-def review_summary(items: list[dict[str, Any]], policy: ReviewPolicy) -> list[ReviewRow]:
+def review_summary(items: list[dict[str, Any]], policy: ReviewPolicy,
+                   cases: list[Case | None] | None = None) -> list[ReviewRow]:
     """One row per (exam, domain) of the questions' data, sorted; empty when no question carries a
-    sign-off or a freeze and no policy is configured (nothing to summarise)."""
+    sign-off or a freeze and no policy is configured (nothing to summarise). `cases`: per item,
+    the case study it names (or None)."""
     if not policy.configured and not any(isinstance(d, dict) and (d.get("reviews") or d.get("live")) for d in items):
         return []
     counts: dict[tuple[str, str], dict[str, int]] = {}
-    for d in items:
+    for i, d in enumerate(items):
         if not isinstance(d, dict):
             continue
         row = counts.setdefault((str(d.get("exam", "")), str(d.get("domain", ""))), {})
-        state = review_state(d, policy)
+        state = review_state(d, policy, cases[i] if cases is not None and i < len(cases) else None)
         row[state] = row.get(state, 0) + 1
     return [ReviewRow(exam, domain, c.get(REVIEWED, 0), c.get(STALE_STATUS, 0), c.get(MISSING, 0), c.get(NOT_REQUIRED, 0))
             for (exam, domain), c in sorted(counts.items())]

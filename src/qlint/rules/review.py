@@ -1,14 +1,17 @@
 """Sign-off and frozen items (W001-W005): each review is bound to the content hash it approved,
 and the project's policy (`[review]` in the configuration) says which roles and how many
 reviewers a question needs (docs/review.md). The reading is `qlint.project.review`'s, shared with
-`qlint export --require-review` and the reports."""
+`qlint export --require-review` and the reports. A case question is judged with its case study's
+file (its hash covers the scenario), so its result is never served from the results cache
+(`reads_case`)."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from qlint.model import ITEM_TYPES, Question
-from qlint.project.review import FEW_REVIEWERS, FROZEN, MISSING_ROLE, SELF_REVIEW, STALE, review_problems
+from qlint.project.casestudy import case_of
+from qlint.project.review import FEW_REVIEWERS, FROZEN, MISSING_ROLE, SELF_REVIEW, STALE, reads_case, review_problems
 from qlint.rules import Finding, rule
 
 SOURCE = ("Certification programmes' item review: technical and editorial review by someone other than "
@@ -23,7 +26,8 @@ _last: list = [None, None, None, []]  # data, policy, path, problems
 def _findings(q: Question, ctx, code: str) -> Iterator[Finding]:
     policy = ctx.config.review
     if not (_last[0] is q.data and _last[1] is policy and _last[2] == q.path):
-        _last[:] = [q.data, policy, q.path, review_problems(q.data, policy, q.path)]
+        case = case_of(q.path, q.data, ctx.config) if reads_case(q.data) else None
+        _last[:] = [q.data, policy, q.path, review_problems(q.data, policy, q.path, case=case)]
     for p in _last[3]:
         if p.code == code:
             yield Finding(p.pointer, p.message)

@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 from qlint.bank.entry import BankEntry
 from qlint.bank.parity import Parity
+from qlint.project.contenthash import with_case
 from qlint.rules import Finding, Option, rule
 
 _SOURCE = ("ITC Guidelines for Translating and Adapting Tests (2nd ed., 2017): item format, keys and "
@@ -168,8 +169,8 @@ def stale_translation(bank, ctx) -> Iterator[Finding]:
     Compares the translation's `source_hash:` (the source's content hash when it was
     translated) with the source's content hash now. The content hash reads what a question
     means, not its layout (docs/review.md): re-wrapping or `qlint format` never makes a
-    translation stale, a changed word of a rationale or a changed key does. The message gives
-    the source's current hash.
+    translation stale, a changed word of a rationale or a changed key does, and so does a
+    changed scenario of the source's case study. The message gives the source's current hash.
 
     ## Why it matters
     A translation of the old text teaches what the source no longer says, and may key an answer
@@ -185,10 +186,13 @@ def stale_translation(bank, ctx) -> Iterator[Finding]:
     Bring the translation in line with the source (`git log -p` on the source shows what
     changed), then set `source_hash:` to the hash the message gives.
     """
+    cases = bank.memo("L:cases", lambda: {c.id: c for c in reversed(bank.cases)})  # the first of an id, as B001
     for e, source, _ in _pairs(bank, ctx):
         if source is None:
             continue
         now, then = _parity(bank, source).content_hash, _parity(bank, e).source_hash
+        if source.case and source.case in cases:  # a case question's hash covers its case study
+            now = with_case(now, cases[source.case].content)
         if now != then:
             yield Finding("/source_hash", f"the source {source.id!r} has changed since this translation "
                                           f"(its content hash is now {now}): update the translation, then "

@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         progress=_Progress(raw_stream(sys.stderr)) if sys.stderr.isatty() and len(linted) >= 200 else None,
         review=config.review,
         require_review=args.require_review,
+        config=config,
     )
     texts = {x.path: result.results[x.path].text for x in linted}
     with holding(Document(x.path, texts[x.path], x.shown) for x in linted if texts[x.path]):

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     config = settings.config
     if args.action == "sign":
-        edit = partial(lambda text, sig: sign_text(text, config, sig), sig=Signature(reviewer, args.role, date))
+        edit = partial(sign_text, config=config, sig=Signature(reviewer, args.role, date))
     else:
         answered = _answered(args, config) if args.responses else None
         if isinstance(answered, int):

@@ -2,7 +2,8 @@
 
 Layout (the shape text2qti and Canvas's own exports use): `imsmanifest.xml`, an empty
 `non_cc_assessments/`, `<quiz-id>/assessment_meta.xml` (quiz settings), `<quiz-id>/<quiz-id>.xml`
-(the questions) and `images/...`. Question text is HTML carried as escaped text in `mattext`.
+(the questions) and `images/...`. Question text is HTML carried as escaped text in `mattext`,
+each with `xml:lang`, its question's language.
 Feedback: `general_fb` (explanation, exam trap, references; always shown), `correct_fb`,
 `general_incorrect_fb`, and `<answer-id>_fb` per answer (rationale, when it would be right,
 why learners choose it). Multiple answers score all-or-nothing (every key, no distractor) or, with
@@ -27,6 +28,7 @@ from qlint.markup import render, render_inline
 from qlint.exporters.kit.xmldoc import XSI, sub, to_bytes
 from qlint.exporters.kit.breakdown import plain_text, position_label
 from qlint.exporters.kit.cases import CaseBlock, split_cases
+from qlint.exporters.kit.language import XML_LANG, question_lang
 from qlint.exporters.kit.problems import Problem, problem
 from qlint.model import MATCHING, ORDERING, Case, OptionView, Question, StepView
 from qlint.project.exams import Exam
@@ -62,8 +64,9 @@ def _labelled(label: str, html: str) -> str:
 
 class _Quiz:
     def __init__(self, code: str, exam: Exam | None, questions: list[Question], media: MediaSet,
-                 partial: bool = False, cases: list[CaseBlock] | None = None) -> None:
+                 partial: bool = False, cases: list[CaseBlock] | None = None, lang: str = "en") -> None:
         self.partial = partial
+        self.default_lang = self.lang = lang  # `lang`: that of the item being written
         self.code, self.exam, self.questions, self.media = code, exam, questions, media
         self.cases = cases or []  # case studies, written after the questions that stand alone
         self.id = quiz_id(code)
@@ -96,6 +99,7 @@ class _Quiz:
         draws all of them (a group keeps them together; Canvas shows a group's questions in random
         order, so the scenario stays outside it, right before)."""
         case = block.case
+        self.lang = self.default_lang  # a case file has no `lang`: the export's default
         item = self._q(section, "item", ident=case.id, title=case.title or case.id)
         self._fields(self._q(self._q(item, "itemmetadata"), "qtimetadata"), [
             ("question_type", "text_only_question"), ("points_possible", "0.0"), ("original_answer_ids", ""),
@@ -123,9 +127,15 @@ class _Quiz:
             self._q(field, "fieldentry", entry)
 
     def _mattext(self, parent, html: str) -> None:
-        self._q(self._q(parent, "material"), "mattext", html, texttype="text/html")
+        self._text(self._q(parent, "material"), html, "text/html")
+
+    def _text(self, material, text: str, texttype: str) -> None:
+        # IMS CC v1.1 profile of QTI ASI 1.2.1 (ccv1p1_qtiasiv1p2p1_v1p0.xsd, mattextType): mattext
+        # takes an optional xml:lang; its `item` has none (the profile removed the language attribute)
+        self._q(material, "mattext", text, texttype=texttype, **{XML_LANG: self.lang})
 
     def _item(self, section, q: Question) -> None:
+        self.lang = question_lang(q, self.default_lang)
         if q.type in (MATCHING, ORDERING):
             return self._matching(section, q)
         multiple = q.type == "multiple"
@@ -240,8 +250,8 @@ class _Quiz:
             self._mattext(lid, self._md(q, text, pointer, inline=True) if pointer else escape(text, quote=False))
             choices = self._q(lid, "render_choice")
             for match, label in pairs.matches:
-                self._q(self._q(self._q(choices, "response_label", ident=str(match)), "material"), "mattext",
-                        label, texttype="text/plain")
+                self._text(self._q(self._q(choices, "response_label", ident=str(match)), "material"), label,
+                           "text/plain")
         rp = self._q(item, "resprocessing")
         self._q(self._q(rp, "outcomes"), "decvar", maxvalue="100", minvalue="0", varname="SCORE", vartype="Decimal")
         cond, var = self._condition(rp, "Yes")
@@ -434,7 +444,7 @@ def write(job: ExportJob) -> ExportResult:
                 result.warnings.append(problem(block.case, '/references', "a Canvas text-only question shows no "  # type: ignore[arg-type]
                                        "feedback; the case study's references are not exported"))
         result.warnings += _losses(job, by_exam[code])
-        quiz = _Quiz(code, job.exams.get(code), by_exam[code], media, job.scoring == PARTIAL, cases)
+        quiz = _Quiz(code, job.exams.get(code), by_exam[code], media, job.scoring == PARTIAL, cases, job.lang)
         files[f"{quiz.id}/{quiz.id}.xml"] = to_bytes(quiz.assessment())
         files[f"{quiz.id}/assessment_meta.xml"] = to_bytes(quiz.meta(_shuffle(job, by_exam[code], result.warnings)))
         quizzes.append(quiz)
