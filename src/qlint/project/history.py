@@ -13,7 +13,7 @@ import os
 import subprocess
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from qlint.loading.fast import load_fast
 from qlint.loading.limits import Limits
@@ -82,10 +82,9 @@ def _hash(data: dict[str, Any], case: str | None) -> str:
     return with_case(own, case) if case is not None and isinstance(data.get("case"), str) and data["case"] else own
 
 
-@lru_cache(maxsize=256)
-def approved_version(path: str, digest: str, case: str | None = None) -> tuple[str, dict[str, Any]] | None:
-    """(commit, data) of the newest committed version of `path` whose content hash is `digest`;
-    `case`: the `case_hash` of its case study now, for a version that names a case."""
+def _newest(path: str, matches: Callable[[dict[str, Any]], bool]) -> tuple[str, dict[str, Any]] | None:
+    """(commit, data) of the newest committed version of `path` whose data `matches`; None past
+    the lookup budget, for a file that is gone, or when no version matches."""
     global _lookups
     file = Path(path).resolve()
     if _lookups >= MAX_FILES or not file.is_file():
@@ -96,9 +95,16 @@ def approved_version(path: str, digest: str, case: str | None = None) -> tuple[s
             data = load_fast(raw.decode("utf-8"), Limits())
         except Exception:  # an old version that does not parse approved nothing we can read
             continue
-        if isinstance(data, dict) and _hash(data, case) == digest:
+        if isinstance(data, dict) and matches(data):
             return commit, data
     return None
+
+
+@lru_cache(maxsize=256)
+def approved_version(path: str, digest: str, case: str | None = None) -> tuple[str, dict[str, Any]] | None:
+    """(commit, data) of the newest committed version of `path` whose content hash is `digest`;
+    `case`: the `case_hash` of its case study now, for a version that names a case."""
+    return _newest(path, lambda data: _hash(data, case) == digest)
 
 
 @lru_cache(maxsize=256)
@@ -106,16 +112,4 @@ def approved_case_version(path: str, digest: str, question: str) -> tuple[str, d
     """(commit, data) of the newest committed version of the case file `path` that, with the
     question's own hash `question` as it is now, gives the content hash `digest` (the case's
     scenario changed since, not the question)."""
-    global _lookups
-    file = Path(path).resolve()
-    if _lookups >= MAX_FILES or not file.is_file():
-        return None
-    _lookups += 1
-    for commit, raw in _versions(file.parent, file.name):
-        try:
-            data = load_fast(raw.decode("utf-8"), Limits())
-        except Exception:  # an old version that does not parse approved nothing we can read
-            continue
-        if isinstance(data, dict) and with_case(question, case_hash(data)) == digest:
-            return commit, data
-    return None
+    return _newest(path, lambda data: with_case(question, case_hash(data)) == digest)

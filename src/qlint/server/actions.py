@@ -14,8 +14,8 @@ from qlint.authoring.yamledit import EditError
 from qlint.diagnostic import Diagnostic
 from qlint.lint.suppression import parse, suppressible
 from qlint.rules import RULES
-from qlint.server.convert import file_path, lines_of, to_lsp, units
-from qlint.server.project import Project, inside
+from qlint.server.convert import lines_of, to_lsp, units
+from qlint.server.project import Project, inside, project_of
 
 
 def replace_edit(old: str, new: str, encoding: str) -> lsp.TextEdit:
@@ -55,12 +55,10 @@ def _action(title: str, kind: str, uri: str, version: int | None, old: str, new:
 
 def code_actions(ls: Any, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
     uri = params.text_document.uri
-    path = file_path(uri)
-    if path is None:
+    opened = project_of(ls, uri)
+    if opened is None:
         return None
-    project = ls.project_for(path)
-    if not isinstance(project, Project):
-        return None
+    path, project = opened
     doc = ls.workspace.get_text_document(uri)
     text, version, encoding = doc.source, doc.version, ls.workspace.position_encoding
     found, _ = project.check(path, text)

@@ -12,8 +12,8 @@ from pygls.uris import from_fs_path
 
 from qlint.rules import by_name_or_code
 from qlint.rules.docs import render
-from qlint.server.convert import file_path, from_lsp_position, lines_of, position, to_lsp
-from qlint.server.project import Project
+from qlint.server.convert import from_lsp_position, lines_of, position, to_lsp
+from qlint.server.project import Project, project_of
 
 _WORD = re.compile(r"[A-Za-z0-9_.:-]+")
 _KEY = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:(?:\s|$)")
@@ -21,12 +21,10 @@ QUESTION_KEYS = ("related", "replaced_by")
 
 
 def _context(ls: Any, uri: str) -> tuple[str, Project, list[str]] | None:
-    path = file_path(uri)
-    if path is None:
+    opened = project_of(ls, uri)
+    if opened is None:
         return None
-    project = ls.project_for(path)
-    if not isinstance(project, Project):
-        return None
+    path, project = opened
     return path, project, lines_of(ls.workspace.get_text_document(uri).source)
 
 

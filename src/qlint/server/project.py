@@ -12,7 +12,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from qlint.bank.entry import BankEntry, CaseEntry
 from qlint.diagnostic import Diagnostic
@@ -24,6 +24,7 @@ from qlint.lint.runner import RunOptions
 from qlint.lint.settings import BANK_KINDS, Settings, entry_gram, make_settings
 from qlint.lint.suppression import apply_suppressions
 from qlint.loading.errors import LoadError
+from qlint.server.convert import file_path
 from qlint.paths import display_path, display_paths, is_within
 from qlint.project.config import Config
 from qlint.project.lifecycle import catalogue, check_date
@@ -165,3 +166,12 @@ class Project:
         r.data = None
         r.document = None
         return r
+
+
+def project_of(ls: Any, uri: str) -> tuple[str, Project] | None:
+    """The file path of `uri` and the project it belongs to; None for a file no project holds."""
+    path = file_path(uri)
+    if path is None:
+        return None
+    project = ls.project_for(path)
+    return (path, project) if isinstance(project, Project) else None
