@@ -469,11 +469,11 @@ def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozens
             main = head is not None and _about(head, words)
             consequence = bool(_CONSEQUENCE.search(before))
             # the option's own subject: "AWS does not take care of ..." for "AWS will take care of ..."
-            own_subject = head is not None and bool(option_words(head) & own) and len(option_words(head)) <= 2
+            subject = option_words(head) if head is not None else frozenset()
+            own_subject = bool(subject & own) and len(subject) <= 2
             if not (main or consequence or own_subject):
                 continue  # a subordinate clause describes something else ("so that a failure does not ...")
             tail = _SCOPE_END.split(c[m.end():], maxsplit=1)[0]
-            verb = next(iter(re.findall(r"[A-Za-z][A-Za-z'\-]*", tail)), "")
             burden = bool(_BURDEN_AFTER.match(c, m.end()))
             verb = next(iter(re.findall(r"[A-Za-z][A-Za-z'\-]*", tail)), "")
             if burden:  # "does not need servers to store it": what follows "to" is the purpose, praised
@@ -482,7 +482,8 @@ def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozens
             ownhit = said & own
             if burden and stem(verb) not in {stem(w) for w in ownhit}:
                 ownhit = frozenset()  # "does not need servers" under "Serverless" names no claim of the key
+            said_before = option_words(before)
             if ((main or consequence) and _asked_words(said, asked, burden)) or (
-                    len(ownhit - option_words(before)) >= 2 and len(option_words(before) & own) <= 2):
+                    len(ownhit - said_before) >= 2 and len(said_before & own) <= 2):
                 return (m.group(0) + tail).strip()
     return None

@@ -137,6 +137,12 @@ def _own_words(q: Question) -> tuple[frozenset[str], ...]:
                  for i, w in enumerate(words))
 
 
+def _names_key(q: Question, text: str, k: int, free_only: bool = False) -> bool:
+    """`text` names key k: by its own words (outside contrasts if `free_only`), or by a short
+    form, alias or letter ("Amazon Machine Image" names "AMI")."""
+    return bool(mentions(text, _own_words(q)[k], free_only=free_only)) or names_clearly(q, text, k)
+
+
 @per_question
 def _argues_for_distractor(q: Question) -> int | None:
     """The distractor the explanation clearly argues for instead of the key, or None.
@@ -159,12 +165,11 @@ def _argues_for_distractor(q: Question) -> int | None:
             if stance != "refute":
                 strength[i] = max(strength.get(i, 0), mentions(sent, ident[i], free_only=True))
         for k in is_key:
-            if stances.get(k) != "refute" and (mentions(sent, _own_words(q)[k], free_only=True)
-                                               or names_clearly(q, sent, k)):
-                key_free = False  # named by its words, a short form or its letter ("AMI" as "Amazon Machine Image")
+            if stances.get(k) != "refute" and _names_key(q, sent, k, free_only=True):
+                key_free = False
     key_best = max((strength.get(k, 0) for k in is_key), default=0)
     opening, lead = reading[0] if reading else ("", ())
-    if not any(mentions(opening, _own_words(q)[k]) or names_clearly(q, opening, k) for k in is_key):
+    if not any(_names_key(q, opening, k) for k in is_key):
         lead_dis = sorted(((strength.get(i, 0), i) for i, st in lead if i not in is_key and st != "refute"),
                           reverse=True)
         if len(lead_dis) == 1 or (len(lead_dis) > 1 and lead_dis[0][0] > lead_dis[1][0]):

@@ -104,14 +104,22 @@ def _exam_code(lines: list[str]) -> str:
     return ""
 
 
-def completion(ls: Any, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+def _at_cursor(ls: Any, params: Any) -> tuple[str, Project, list[str], int, int, str] | None:
+    """(path, project with its index built, lines, row, col, the key the cursor's value belongs to)."""
     found = _context(ls, params.text_document.uri)
     if found is None:
         return None
     path, project, lines = found
     ls.ensure_index(project)
     row, col = from_lsp_position(lines, params.position, ls.workspace.position_encoding)
-    key = key_of(lines, row, col)
+    return path, project, lines, row, col, key_of(lines, row, col)
+
+
+def completion(ls: Any, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    found = _at_cursor(ls, params)
+    if found is None:
+        return None
+    path, project, lines, row, col, key = found
     exams = project.settings.exams
     exam = exams.get(_exam_code(lines))
     items: list[tuple[str, str]] = []  # (label, detail)
@@ -137,13 +145,10 @@ def completion(ls: Any, params: lsp.CompletionParams) -> lsp.CompletionList | No
 
 def definition(ls: Any, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
     """From an id in `related:`, `replaced_by:` or `case:` to the file defining it."""
-    found = _context(ls, params.text_document.uri)
+    found = _at_cursor(ls, params)
     if found is None:
         return None
-    _, project, lines = found
-    ls.ensure_index(project)
-    row, col = from_lsp_position(lines, params.position, ls.workspace.position_encoding)
-    key = key_of(lines, row, col)
+    _, project, lines, row, col, key = found
     if key not in QUESTION_KEYS + ("case",):
         return None
     word, _, _ = _word_at(lines[row - 1], col)
