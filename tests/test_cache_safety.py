@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-import fastjsonschema
 
 from qlint.lint import cache_codec
 from qlint.lint.cache_folder import ENTRIES, MARKER
@@ -77,6 +76,11 @@ class Evil:
         return (open, (self.path, "w"))
 
 
+# Older qlint named its marshalled validators with fastjsonschema's version (2.22.3 was the last
+# it used): the planted files carry the names it looked for.
+FASTJSONSCHEMA_VERSION = "2.22.3"
+
+
 def _planted_validator(marker: Path) -> bytes:
     """A marshalled "validator" that creates `marker` and accepts everything."""
     source = f"open({str(marker)!r}, 'w').close()\ndef validate(data, custom_formats={{}}, name_prefix=None):\n    return data\n"
@@ -91,7 +95,7 @@ def test_a_committed_validator_is_never_run(project, tmp_path):
     cache.mkdir()
     names = []
     for kind in ("question", "exam", "config"):  # the names older qlint looked for
-        key = hashlib.blake2b(f"{schema_text(kind)}\0{fastjsonschema.VERSION}\0{sys.version}".encode(), digest_size=12)
+        key = hashlib.blake2b(f"{schema_text(kind)}\0{FASTJSONSCHEMA_VERSION}\0{sys.version}".encode(), digest_size=12)
         names.append(f"validator-{kind}-{key.hexdigest()}.marshal")
         (cache / names[-1]).write_bytes(_planted_validator(marker))
     proc = qlint(project, "bank")

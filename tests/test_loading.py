@@ -134,7 +134,7 @@ def test_fast_path_uses_libyaml():
 
 
 def test_compiling_the_quick_validator_leaves_the_schema_alone():
-    # fastjsonschema mutates what it compiles; the formatter reads key order from the same dict
+    # the compiler must not mutate what it compiles (fastjsonschema did): the formatter reads key order from the same dict
     import json
 
     from qlint.loading.schema import quick_check, schema

