@@ -330,3 +330,28 @@ def test_edits_of_meaning_change_the_hash():
     check()
     assert len(seen) >= 1000, len(seen)
     assert kinds == {"word", "key", "choose", "steps", "match"}
+
+
+# One-line texts take a short cut (most fields are one line): it must say what the line-by-line
+# reading says, for fences, list marks, odd spaces and text that NFC changes.
+_ONE_LINE = st.text(st.sampled_from(list("ab `~-*#>|1.) \t\u00a0\u2028\u3000\u0301e\u00e9")), max_size=30)
+
+
+@given(_ONE_LINE, st.sampled_from(["", "\n", "\n\n", "\r\n", "\r", "\n\r\n"]))
+@settings(max_examples=600, deadline=None)
+def test_the_one_line_short_cut_agrees_with_the_line_reading(line, breaks):
+    from qlint.project.contenthash import _lines, normal_text
+
+    assert normal_text(line + breaks) == _lines(line + breaks)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", ""]), st.sampled_from(["x", "y"])), max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_parts_sort_by_id_then_by_their_text_whatever_the_ids(pairs):
+    import json
+
+    from qlint.project.contenthash import _by_id
+
+    parts = [{"id": i, "text": t} for i, t in pairs]
+    full = sorted(parts, key=lambda p: (str(p.get("id", "")), json.dumps(p, sort_keys=True, ensure_ascii=False)))
+    assert _by_id(parts) == full
