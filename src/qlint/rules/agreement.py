@@ -164,9 +164,8 @@ def _argues_for_distractor(q: Question) -> int | None:
         for i, stance in named:
             if stance != "refute":
                 strength[i] = max(strength.get(i, 0), mentions(sent, ident[i], free_only=True))
-        for k in is_key:
-            if stances.get(k) != "refute" and _names_key(q, sent, k, free_only=True):
-                key_free = False
+        if key_free:  # (once a key is named freely, no other sentence can change that)
+            key_free = not any(stances.get(k) != "refute" and _names_key(q, sent, k, free_only=True) for k in is_key)
     key_best = max((strength.get(k, 0) for k in is_key), default=0)
     opening, lead = reading[0] if reading else ("", ())
     if not any(_names_key(q, opening, k) for k in is_key):
