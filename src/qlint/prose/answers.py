@@ -72,11 +72,17 @@ _LEAD_ES = re.compile(r"\b(?:(?:la\s+)?(?:respuesta|opci[oó]n|alternativa)\s+(?
                       r"\s+(?:es|ser[ií]a|sea)\s+(?:la\s+|el\s+)?(?:respuesta\s+|opci[oó]n\s+)?", re.I)
 
 
+# A word each of _LEAD_ES, _LEAD and _TAIL needs: a verdict, "answer", "solution", a Spanish verdict.
+_STATEMENT_WORDS = ("correct", "right", "best", "appropriate", "suitable", "answer", "solution", "verdadera", "acertada")
+
+
 @per_text
 def statements(text: str) -> tuple[Statement, ...]:
     """Answer statements of `text`, first to last: "the correct answer is X" and "X is correct"."""
     out: list[Statement] = []
     for c in _sentences(text):
+        if c.isascii() and not any(w in c.lower() for w in _STATEMENT_WORDS):
+            continue  # every form below holds one of these words (case-blind, so ASCII only)
         for m in _LEAD_ES.finditer(c):
             if re.search(r"\b(?:no|nunca|si)\s*$", c[: m.start()][-12:], re.I):
                 continue  # "no es la correcta", "si la correcta fuera ..."
@@ -229,6 +235,7 @@ def _score(q: Question, text: str, i: int, free_only: bool = False, strict: bool
     return 0
 
 
+@per_question
 def resolve(q: Question, target: str) -> frozenset[int]:
     """The options an answer statement's target names; empty when none or no single best."""
     exact = [o.index for o in q.options if _same(o.text, target)]
@@ -299,22 +306,30 @@ def _squashed(text: str) -> frozenset[str]:
     return frozenset(re.sub(r"[-_.]", "", t).lower() for t in re.findall(r"[A-Za-z0-9][\w.\-]*[A-Za-z0-9]", text))
 
 
+@per_question
+def _squash_names(q: Question) -> tuple[tuple[tuple[str, ...], re.Pattern[str] | None], ...]:
+    """Per option, what `_squashed_name` looks for: its names no other option has (squashed, three
+    characters or more) and the pattern of its initials (None for a name of one word or over five)."""
+    out = []
+    for o in q.options:
+        others = frozenset().union(*(_squashed(p.text) for p in q.options if p.index != o.index))
+        names_ = [re.sub(r"[-_.]", "", t).lower() for t in re.findall(r"[A-Za-z0-9][\w.\-]*[A-Za-z0-9]", o.text)
+                  if (any(c.isdigit() for c in t) or any(c.isupper() for c in t[1:])) and t.lower() not in VENDOR]
+        names_ = [n for n in names_ if n not in others and len(n) >= 3]  # a name only this option has
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]*", o.text) if w.lower() not in STOPWORDS | VENDOR]
+        initials = re.compile(rf"\b{''.join(w[0] for w in words).upper()}s?\b") if 2 <= len(words) <= 5 else None
+        out.append((tuple(names_), initials))
+    return tuple(out)
+
+
 def _squashed_name(q: Question, text: str, i: int) -> bool:
     """A name of option i (a token with a capital past its first letter or a digit: "GnRH",
-    "HER2") in `text`, hyphens, underscores and dots aside."""
-    others = frozenset().union(*(_squashed(o.text) for o in q.options if o.index != i))
-    names_ = [re.sub(r"[-_.]", "", t).lower() for t in re.findall(r"[A-Za-z0-9][\w.\-]*[A-Za-z0-9]", q.options[i].text)
-              if (any(c.isdigit() for c in t) or any(c.isupper() for c in t[1:])) and t.lower() not in VENDOR]
-    names_ = [n for n in names_ if n not in others]  # a name only this option has
-    if any(len(n) >= 3 and n in _squashed(text) for n in names_):
+    "HER2") in `text`, hyphens, underscores and dots aside; or the initials of a lower-case
+    multi-word name written as a capital abbreviation ("TTP" for "Thrombotic thrombocytopenic purpura")."""
+    names_, initials = _squash_names(q)[i]
+    if names_ and any(n in _squashed(text) for n in names_):
         return True
-    # the initials of a lower-case multi-word name written as a capital abbreviation
-    # ("TTP" for "Thrombotic thrombocytopenic purpura")
-    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]*", q.options[i].text) if w.lower() not in STOPWORDS | VENDOR]
-    if 2 <= len(words) <= 5:
-        initials = "".join(w[0] for w in words).upper()
-        return bool(re.search(rf"\b{initials}s?\b", view(text).plain))
-    return False
+    return initials is not None and initials.search(view(text).plain) is not None
 
 
 def _by_mark(q: Question, text: str, i: int, loose: bool = True) -> bool:
