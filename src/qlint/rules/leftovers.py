@@ -21,20 +21,6 @@ def blank_code(text: str) -> str:
     return _CODE.sub(lambda m: " " * len(m.group(0)), text) if "`" in text or "~~~" in text else text
 
 
-_NOTE = re.compile(
-    # a note addressed to someone in the writing process
-    r"\bnote (?:to|for) (?:the )?(?:editors?|self|reviewers?|authors?|writers?|sme|team|translators?|proof-?readers?)\b"
-    r"|\b(?:editor|reviewer|author|translator)(?:'s|s'|’s)? (?:note|comment|query)\b"
-    # a claim waiting for its source or check
-    r"|\b(?:ref|reference|source|citation) needed\b|\bneeds? (?:a )?citation\b"
-    r"|\b(?:this|answer|key|figures?|numbers?|wording|claim|limit) needs? (?:to be )?(?:checked|verified|confirmed|re-?checked|reviewed)\b"
-    r"|(?:^|[(\[]\s*)(?:check|verify|confirm|double-check|double check) (?:this|the (?:answer|key|wording|numbers?|figures?|source|facts?))\b(?! box)"
-    r"|\bto be (?:confirmed|verified|checked|written|completed|added|updated) later\b|\((?:to be confirmed|unverified|unchecked)\)"
-    # unfilled template text
-    r"|\blorem ipsum\b|\b(?:insert|add|put) (?:the |an? )?(?:image|diagram|figure|picture|screenshot|table|chart|link|url|reference|explanation|answer|text|exhibit) here\b"
-    r"|\bwip\b(?=\s*[:\])])",
-    re.I | re.M,
-)
 # Markers written in capitals, as writers use them (F002 has TODO and FIXME): "TBD", "XXX:"; "???"
 # standing alone ("= ???", not "What is it???"). Not TBC or TBA (tuberculosis in Spanish medicine,
 # a trivia option), not "(?)" (the unknown of an aptitude puzzle), not "placeholder text" or "work in
@@ -61,13 +47,51 @@ def _hinted(text: str) -> bool:
     return any(w in low for w in _HINT_WORDS)
 
 
+# A note's forms, each with words one of which every match holds (lower case): on ASCII text a
+# form is searched for only where one of its words is (the whole case-blind alternation, searched
+# at every position of every text, was F004's cost).
+_NOTE_FORMS = (
+    # a note addressed to someone in the writing process
+    (("note",), r"\bnote (?:to|for) (?:the )?(?:editors?|self|reviewers?|authors?|writers?|sme|team|translators?|proof-?readers?)\b"),
+    (("note", "comment", "query"), r"\b(?:editor|reviewer|author|translator)(?:'s|s'|’s)? (?:note|comment|query)\b"),
+    # a claim waiting for its source or check
+    (("needed", "citation"), r"\b(?:ref|reference|source|citation) needed\b|\bneeds? (?:a )?citation\b"),
+    (("need",), r"\b(?:this|answer|key|figures?|numbers?|wording|claim|limit) needs? (?:to be )?(?:checked|verified|confirmed|re-?checked|reviewed)\b"),
+    (("check ", "verify ", "confirm "),
+     r"(?:^|[(\[]\s*)(?:check|verify|confirm|double-check|double check) (?:this|the (?:answer|key|wording|numbers?|figures?|source|facts?))\b(?! box)"),
+    (("later", "(to be confirmed)", "(unverified)", "(unchecked)"),
+     r"\bto be (?:confirmed|verified|checked|written|completed|added|updated) later\b|\((?:to be confirmed|unverified|unchecked)\)"),
+    # unfilled template text
+    (("lorem", "here"), r"\blorem ipsum\b|\b(?:insert|add|put) (?:the |an? )?(?:image|diagram|figure|picture|screenshot|table|chart|link|url|reference|explanation|answer|text|exhibit) here\b"),
+    (("wip",), r"\bwip\b(?=\s*[:\])])"),
+)
+_NOTE = re.compile("|".join(pattern for _, pattern in _NOTE_FORMS), re.I | re.M)
+_NOTE_PARTS = tuple((words, re.compile(pattern, re.I | re.M)) for words, pattern in _NOTE_FORMS)
+
+
+def _note(body: str) -> re.Match[str] | None:
+    """`_NOTE.search(body)`: the leftmost match, the earlier alternative where two start together."""
+    if not body.isascii():
+        return _NOTE.search(body)
+    low = body.lower()
+    first = None
+    for words, pattern in _NOTE_PARTS:
+        if any(w in low for w in words):
+            m = pattern.search(body)
+            if m is not None and (first is None or m.start() < first.start()):
+                first = m
+    return first
+
+
 @per_text
 def editor_note(text: str) -> re.Match[str] | None:
     """The first editor's note or placeholder marker in prose (code left out)."""
     if not _hinted(text):
         return None
     body = blank_code(text)
-    found = [m for m in (_NOTE.search(body), _CAPS.search(body), _BRACKETED.search(body)) if m]
+    caps = _CAPS.search(body) if ("TBD" in body or "XXX" in body or "???" in body) else None
+    bracketed = _BRACKETED.search(body) if "[" in body else None
+    found = [m for m in (_note(body), caps, bracketed) if m]
     return min(found, key=lambda m: m.start()) if found else None
 
 
