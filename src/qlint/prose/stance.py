@@ -69,6 +69,17 @@ _VERDICT = frozenset("correct incorrect right wrong true false best answer choic
 _SKIP = STOPWORDS | _VERDICT
 
 
+def _token_words(t: str) -> tuple[str, ...]:
+    """The stemmed words one token gives `option_words`."""
+    t = t.strip("-'")
+    # "up-front" is also "upfront", "pre-trained" "pretrained": writers spell them both ways
+    parts = (t, t.replace("-", ""), *filter(None, t.split("-"))) if "-" in t else (t,)
+    return tuple(stem(p) for p in parts if len(p) >= _NAME_MIN and p.lower() not in _SKIP)
+
+
+_token_memo = WordMemo(_token_words)  # a bank's tokens repeat: each is read once
+
+
 @per_text
 def option_words(text: str) -> frozenset[str]:
     """Stemmed content words of an option's text, names of two characters included (tokens
@@ -76,15 +87,13 @@ def option_words(text: str) -> frozenset[str]:
     plain = view(text).plain
     if "’" in plain:
         plain = plain.replace("’", "'")
-    keep = []
-    skip = _SKIP
+    memo = _token_memo
+    out: set[str] = set()
     for t in _WORD.findall(plain):  # one pass: this runs on every option, stem and rationale
-        t = t.strip("-'")
-        # "up-front" is also "upfront", "pre-trained" "pretrained": writers spell them both ways
-        for p in (t, t.replace("-", ""), *filter(None, t.split("-"))) if "-" in t else (t,):
-            if len(p) >= _NAME_MIN and p.lower() not in skip:
-                keep.append(p)
-    return frozenset(map(stem, keep))
+        words = memo[t]
+        if words:
+            out.update(words)
+    return frozenset(out)
 
 
 @per_question
