@@ -226,13 +226,22 @@ def _score(q: Question, text: str, i: int, free_only: bool = False, strict: bool
     hit = fine_own & have
     if fine_own and len(hit) >= min(2, len(fine_own)) and (not strict or len(hit) >= 2 or _is_name_word(o.text, hit)):
         return 2  # its own words as written ("Hyperband" where the stem's "hyperparameters" hides it)
+    own_forms, alias = _own_abbreviations(q)[i], _only_alias_keys(q)[i]
+    if not own_forms and not alias:
+        return 0  # nothing of the text's keys could name it: not read (the text's keys are costly)
     keys = text_keys(text)
-    if _own_abbreviations(q)[i] & expand(q, keys):
+    if own_forms & expand(q, keys):
         return 2
-    alias = _alias_keys(q)[i] - frozenset().union(*(text_keys(p.text) for p in q.options if p.index != i))
     if alias and alias <= keys:
         return 2
     return 0
+
+
+@per_question
+def _only_alias_keys(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, its alias keys (`_alias_keys`) that no other option's text has."""
+    return tuple(_alias_keys(q)[i] - frozenset().union(*(text_keys(p.text) for p in q.options if p.index != i))
+                 for i in range(len(q.options)))
 
 
 @per_question
