@@ -54,7 +54,7 @@ def _findings(settings: Settings, q: Question, case: bool = False) -> Iterable[t
             state = rule.on_shapes(item_shapes)
             if state == "abstains" or (state == "preview" and not selection.runs_preview_of(rule)):
                 continue
-        ctx = RuleContext(rule, settings.config, exams)
+        ctx = _context(settings, rule, exams)
         try:
             found = list(rule.check(q, ctx))  # type: ignore[misc]
         except Exception as exc:  # a rule bug must not hide the other rules' findings
@@ -63,6 +63,14 @@ def _findings(settings: Settings, q: Question, case: bool = False) -> Iterable[t
             continue
         for finding in found:
             yield rule, finding
+
+
+def _context(settings: Settings, rule: Rule, exams: dict[str, Any]) -> RuleContext:
+    """The rule's context for files judged by `exams` (a hundred per question were made afresh)."""
+    ctx = settings.contexts.get(rule.code)
+    if ctx is None or ctx.exams is not exams or ctx.config is not settings.config:
+        ctx = settings.contexts[rule.code] = RuleContext(rule, settings.config, exams)
+    return ctx
 
 
 def _exam_findings(q: dict[str, Any], exams: dict[str, Exam]) -> Iterable[tuple[Rule, Finding]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from qlint.diagnostic import Diagnostic
 from qlint.lint.selection import Selection
@@ -36,6 +36,8 @@ class Settings:
     sources: bool = False  # --show-source: lean results keep the text of files with findings
     hold_texts: bool = True  # lean results keep the texts this run places more on (set by `lint`)
     hold_documents: bool = False  # ... and their Documents, so bank findings reuse the locator (set by `lint`)
+    # each item rule's context, made once per run rather than per rule and question (see check._context)
+    contexts: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def make_settings(config: Config, select=(), ignore=(), extend_select=(), preview: bool = False,
