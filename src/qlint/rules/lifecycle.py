@@ -9,7 +9,7 @@ from typing import Iterator
 
 from qlint.diagnostic import Edit, Fix
 from qlint.model import ITEM_TYPES, Question
-from qlint.prose.views import view
+from qlint.prose.views import per_question, view
 from qlint.project.lifecycle import Catalogue, Service, catalogue, check_date
 from qlint.rules import Finding, Option, rule
 
@@ -94,8 +94,15 @@ def _mentions(text: str, cat: Catalogue) -> tuple[Mention, ...]:
     return tuple(out)
 
 
-def _context(ctx):
-    return catalogue(ctx.config.bank_dir), check_date(ctx.config.date)
+def _context(ctx, q: Question):
+    return _lifecycle(q, ctx.config.bank_dir, ctx.config.date)
+
+
+@per_question
+def _lifecycle(q: Question, bank_dir, date: str):
+    """The catalogue and the date judged by, looked up once per question for the five V rules
+    (the catalogue's lookup stats the project's file, so an edit is seen at the next check)."""
+    return catalogue(bank_dir), check_date(date)
 
 
 def _keys(q: Question) -> Iterator[tuple[str, str]]:
@@ -154,7 +161,7 @@ def retired_key(q: Question, ctx) -> Iterator[Finding]:
     Key the service the vendor now recommends for the task, or retire the question
     (`status: retired` with `replaced_by:` a new question).
     """
-    cat, on = _context(ctx)
+    cat, on = _context(ctx, q)
     for pointer, text in _keys(q):
         for m in mentions(text, cat):
             if not m.former and m.service.status(on) == "end-of-support":
@@ -188,7 +195,7 @@ def closed_service_key(q: Question, ctx) -> Iterator[Finding]:
     Key the current alternative (for training insight, SageMaker AI's managed MLflow or
     TensorBoard), or say in the stem that the team already uses the service.
     """
-    cat, on = _context(ctx)
+    cat, on = _context(ctx, q)
     wanted = set(ctx.option("statuses"))
     for pointer, text in _keys(q):
         for m in mentions(text, cat):
@@ -223,7 +230,7 @@ def retired_mention(q: Question, ctx) -> Iterator[Finding]:
     Replace the distractor with a current service that is plausible for the scenario, and
     rewrite the rationale for it.
     """
-    cat, on = _context(ctx)
+    cat, on = _context(ctx, q)
     seen: set[str] = set()  # one finding per service: its distractor, not also its rationale
     for pointer, text in _other_text(q):
         for m in mentions(text, cat):
@@ -259,7 +266,7 @@ def former_service_name(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Write the current name (`qlint check --fix`).
     """
-    cat, on = _context(ctx)
+    cat, on = _context(ctx, q)
     fields = [(f"{o.pointer}/text", o.text) for o in q.options if o.correct] + list(_other_text(q))
     for pointer, text in fields:
         named = mentions(text, cat)
