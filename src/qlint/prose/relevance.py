@@ -1,0 +1,89 @@
+"""How closely each option's reason addresses what the stem asks, compared across the options.
+
+A distractor's reason says what its option does ("Amazon Rekognition analyses images and
+videos"); the key's reason says why it meets the need ("Amazon Polly converts text into
+natural-sounding speech" under "Which service turns text into life-like speech?"). Where the
+options carry reasons, the key's is the one that restates the requirement. When a distractor's
+reason argues for its option in the stem's own words and the key's reason does so less, or
+argues against the key, the key flag is likely on the wrong option.
+
+- *Asked words*: the stem's content words (`stance.option_words`: coarse word forms), less the
+  vendor prefix, a few words every scenario uses ("service", "company", "help") and every word
+  of any option's text (those name the options, not the need: "cross-region replication" in the
+  stem and in the key is the topic).
+- *Restated*: an asked word in the reason outside a contrast or negation scope ("unlike X",
+  "does not X", `stance._scoped_tokens`): a reason that denies the requirement does not meet it.
+- *Affirmative*: a reason with no contrast or concession ("rather than", "but", "only",
+  "opposite of", "unrelated to", "regardless of", "violates") that neither refutes nor denies
+  its option (`stance.refutes`, `rejects`, `denies`). Distractor reasons that restate the need
+  to say the option misses it ("... but with limited bandwidth the transfer would take too long")
+  are not affirmative.
+- *Against*: a reason that plainly argues against its option ("the opposite of", "unrelated to",
+  "an anti-pattern", "contradicts", "is not a ...").
+
+Every function here is pure and memoised per question (`qlint.prose.views`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from qlint.model import Question
+from qlint.prose.stance import VENDOR_STEMS, _scoped_tokens, denies, identity, option_words, refutes, rejects, stem
+from qlint.prose.views import per_question
+
+# Words of nearly every scenario: they name no requirement ("Which service helps a company ...").
+_GENERIC = frozenset(stem(w) for w in """follow following service services help helps use using used provide
+provides allow allows enable enables company companies business businesses customer customers user users need
+needs want wants require requires required""".split())
+_CONTRA = re.compile(
+    r"\b(?:rather than|instead of|opposite|unrelated|irrelevant|incorrect|wrong|anti-pattern|contradict\w*"
+    r"|misrepresent\w*|misappl\w*|violat\w*|disqualif\w*|regardless|independent of|unchanged|separate|no bearing"
+    r"|unlike|whereas|but|however|still|only|partially)\b", re.I)
+_AGAINST = re.compile(
+    r"\b(?:opposite|unrelated|irrelevant|incorrect|wrong|anti-pattern|contradict\w*|misrepresent\w*|misappl\w*"
+    r"|violat\w*|no bearing|separate|not (?:a|an|the|of)\b)", re.I)
+
+
+@per_question
+def asked(q: Question) -> frozenset[str]:
+    """The stem's words that can name its requirement (see the module docstring)."""
+    words = option_words(q.stem) - VENDOR_STEMS - _GENERIC
+    return words.difference(*(option_words(o.text) for o in q.options))
+
+
+class Reading(NamedTuple):
+    restated: int  # asked words the reason restates
+    said: tuple[str, ...]  # those words, in the reason's order
+
+
+@per_question
+def readings(q: Question) -> tuple[Reading | None, ...]:
+    """Per option, what its reason restates of the asked words; None for an option without one."""
+    want = asked(q)
+    out: list[Reading | None] = []
+    for o in q.options:
+        text = o.rationale
+        if not text or not text.strip():
+            out.append(None)
+            continue
+        said = tuple(dict.fromkeys(w for w in _scoped_tokens(text)[1] if w in want))
+        out.append(Reading(len(said), said))
+    return tuple(out)
+
+
+def affirmative(q: Question, i: int) -> bool:
+    """True if option i's reason argues for its option: no contrast, concession or refutation."""
+    text = q.options[i].rationale or ""
+    if _CONTRA.search(text):
+        return False
+    words = identity(q)[i]
+    return not (refutes(text, words) or rejects(text, words)
+                or denies(text, words, asked(q), option_words(q.options[i].text)))
+
+
+def against(text: str) -> str | None:
+    """The phrase if a reason plainly argues against its option ("the opposite of", "unrelated to")."""
+    m = _AGAINST.search(text)
+    return m.group(0) if m else None

@@ -1,0 +1,90 @@
+"""The key's reason read against the distractors' reasons for what the stem asks (K020).
+
+How much of the stem a reason restates, and whether it argues for its option, is read in
+`qlint.prose.relevance`; this rule only compares the key's reading with the distractors'.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from qlint.model import Question
+from qlint.prose.relevance import affirmative, against, readings
+from qlint.rules import Finding, rule
+from qlint.rules.agreement import negative_stem
+
+_YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
+_MARGIN = 1  # asked words the distractor's reason restates beyond the key's
+_ENOUGH = 2  # asked words a distractor's reason must restate to count as arguing for the need
+
+
+@rule(
+    "K020", "reason-relevance", "warning",
+    abstains=("true-false",),
+    source="Haladyna, Downing & Rodriguez (2002), guideline 31 (keyed answer defensible); issue 23",
+)
+def reason_relevance(q: Question, ctx) -> Iterator[Finding]:
+    """A distractor's reason argues for the stem's need more than the key's reason does.
+
+    ## What it does
+    Compares the options' rationales with what the stem asks: the stem's content words, less the
+    words of the options' own texts, the vendor prefix and scenario words such as "service" or
+    "company". A rationale *restates* a word when it uses it outside a contrast or negation
+    ("unlike X", "does not X"). It finds the distractor whose rationale argues for its option
+    (no contrast or concession such as "rather than", "but", "only", "unrelated to", and no
+    refutation or denial of the option) and restates the most of the stem's words, and reports a
+    key whose rationale restates fewer of them (that distractor at least two, the key one fewer),
+    or whose rationale argues against the key ("the opposite of", "unrelated to", "an
+    anti-pattern", "is not a ...") while that distractor restates at least as many. Options
+    without a rationale are not compared; NOT / EXCEPT lead-ins, whose key is the option that
+    fails, and True/False items are not judged.
+
+    ## Why it matters
+    A key's reason says why it meets the need and a distractor's what the option does instead.
+    When the flag `correct: true` moves to a distractor (an edit, a merge, a reordering), every
+    text still reads fluently: only the reasons, read against each other, show that another
+    option is the one that answers the question.
+
+    ## Example
+    ```yaml
+    stem: Which AWS service turns written text into life-like speech?
+    options:
+      - id: polly
+        text: Amazon Polly
+        rationale: Polly turns written text into life-like speech in dozens of voices.
+      - id: rekognition
+        text: Amazon Rekognition
+        correct: true
+        rationale: Rekognition analyses images and videos to detect objects and faces.
+    ```
+
+    ## Fix
+    Move `correct: true` to the option whose reason meets the need, or rewrite the key's rationale
+    to say why it answers the question.
+    """
+    if negative_stem(q):
+        return
+    read = readings(q)
+    keys = [o for o in q.keys if read[o.index] is not None and not _YES_NO.match(o.text)]
+    if not keys:
+        return
+    rivals = sorted((o for o in q.options if not o.correct and read[o.index] is not None and read[o.index].restated),
+                    key=lambda o: -read[o.index].restated)
+    best = next((o for o in rivals if affirmative(q, o.index)), None)
+    if best is None:
+        return
+    top = read[best.index]
+    words = ", ".join(repr(w) for w in top.said[:4])
+    for k in keys:
+        mine = read[k.index].restated
+        said = against(k.rationale or "")
+        if top.restated >= _ENOUGH and top.restated - mine >= _MARGIN:
+            why = f"restates {mine} of the stem's words"
+        elif said and top.restated >= max(mine, 1):
+            why = f"argues against it ({said!r})"
+        else:
+            continue
+        yield Finding(f"{k.pointer}/rationale",
+                      f"the key {k.id!r} has a rationale that {why}, while distractor {best.id!r}'s rationale argues "
+                      f"for it in {top.restated} ({words}): is the key on the right option?")
