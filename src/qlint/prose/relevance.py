@@ -30,20 +30,23 @@ import re
 from typing import NamedTuple
 
 from qlint.model import Question
-from qlint.prose.stance import VENDOR_STEMS, _scoped_tokens, denies, identity, option_words, refutes, rejects, stem
+from qlint.prose.stance import REFUTE, VENDOR_STEMS, _scoped_tokens, claims, denies, identity, option_words, refutes, rejects, stem
 from qlint.prose.views import per_question
 
 # Words of nearly every scenario: they name no requirement ("Which service helps a company ...").
 _GENERIC = frozenset(stem(w) for w in """follow following service services help helps use using used provide
 provides allow allows enable enables company companies business businesses customer customers user users need
 needs want wants require requires required""".split())
+# Contrast, concession and negative evaluation: a reason holding one does not argue for its option.
 _CONTRA = re.compile(
     r"\b(?:rather than|instead of|opposite|unrelated|irrelevant|incorrect|wrong|anti-pattern|contradict\w*"
     r"|misrepresent\w*|misappl\w*|violat\w*|disqualif\w*|regardless|independent of|unchanged|separate|no bearing"
-    r"|unlike|whereas|but|however|still|only|partially)\b", re.I)
+    r"|unlike|whereas|but|however|still|only|partially|while|although|though"
+    r"|unsuit\w*|unnecessar\w*|unaccept\w*|expensive|costly|poor\w*|inefficien\w*|incomplete|insufficient"
+    r"|inadequate|weakness|lacks?|fails?|falls? short|cannot|no longer|reverse|would|not|no)\b", re.I)
 _AGAINST = re.compile(
     r"\b(?:opposite|unrelated|irrelevant|incorrect|wrong|anti-pattern|contradict\w*|misrepresent\w*|misappl\w*"
-    r"|violat\w*|no bearing|separate|not (?:a|an|the|of)\b)", re.I)
+    r"|violat\w*|no bearing|not (?:a|an|the|of)\b)", re.I)
 
 
 @per_question
@@ -76,11 +79,16 @@ def readings(q: Question) -> tuple[Reading | None, ...]:
 def affirmative(q: Question, i: int) -> bool:
     """True if option i's reason argues for its option: no contrast, concession or refutation."""
     text = q.options[i].rationale or ""
-    if _CONTRA.search(text):
+    if _CONTRA.search(text) or REFUTE.search(text):
         return False
     words = identity(q)[i]
     return not (refutes(text, words) or rejects(text, words)
                 or denies(text, words, asked(q), option_words(q.options[i].text)))
+
+
+def claimed(q: Question, i: int) -> bool:
+    """True if option i's reason says in so many words that it is correct ("Correct: ...")."""
+    return claims(q.options[i].rationale or "", identity(q)[i]) is not None
 
 
 def against(text: str) -> str | None:

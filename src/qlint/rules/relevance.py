@@ -10,18 +10,20 @@ import re
 from typing import Iterator
 
 from qlint.model import Question
-from qlint.prose.relevance import affirmative, against, readings
+from qlint.prose.relevance import affirmative, against, claimed, readings
 from qlint.rules import Finding, rule
 from qlint.rules.agreement import negative_stem
 
 _YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
-_MARGIN = 1  # asked words the distractor's reason restates beyond the key's
+_MARGIN = 2  # asked words the distractor's reason restates beyond the key's
 _ENOUGH = 2  # asked words a distractor's reason must restate to count as arguing for the need
 
 
 @rule(
     "K020", "reason-relevance", "warning",
-    abstains=("true-false",),
+    # Code options (shell commands, literals) have no words that can name a need, so the stem's words
+    # are all the reasons share: the first version's four findings on such an item were all false.
+    abstains=("true-false", "code-options"),
     source="Haladyna, Downing & Rodriguez (2002), guideline 31 (keyed answer defensible); issue 23",
 )
 def reason_relevance(q: Question, ctx) -> Iterator[Finding]:
@@ -31,14 +33,16 @@ def reason_relevance(q: Question, ctx) -> Iterator[Finding]:
     Compares the options' rationales with what the stem asks: the stem's content words, less the
     words of the options' own texts, the vendor prefix and scenario words such as "service" or
     "company". A rationale *restates* a word when it uses it outside a contrast or negation
-    ("unlike X", "does not X"). It finds the distractor whose rationale argues for its option
-    (no contrast or concession such as "rather than", "but", "only", "unrelated to", and no
-    refutation or denial of the option) and restates the most of the stem's words, and reports a
-    key whose rationale restates fewer of them (that distractor at least two, the key one fewer),
-    or whose rationale argues against the key ("the opposite of", "unrelated to", "an
-    anti-pattern", "is not a ...") while that distractor restates at least as many. Options
-    without a rationale are not compared; NOT / EXCEPT lead-ins, whose key is the option that
-    fails, and True/False items are not judged.
+    ("unlike X", "does not X"). Among the distractors whose rationale argues for its option (no
+    contrast, concession or negative judgement such as "rather than", "but", "only", "not",
+    "would", "unsuitable", "more expensive", and no refutation or denial of the option), it takes
+    the one whose rationale restates the most of the stem's words. It reports a key whose
+    rationale restates at least two fewer of them (the distractor's at least two), or argues
+    against the key ("the opposite of", "unrelated to", "an anti-pattern", "is not a ...") while
+    that distractor's restates at least as many. A key's rationale that calls it correct
+    ("Correct: ...") argues for it and passes; options without a rationale are not compared.
+    NOT / EXCEPT lead-ins, whose key is the option that fails, True/False items and items whose
+    options are code are not judged.
 
     ## Why it matters
     A key's reason says why it meets the need and a distractor's what the option does instead.
@@ -77,6 +81,8 @@ def reason_relevance(q: Question, ctx) -> Iterator[Finding]:
     top = read[best.index]
     words = ", ".join(repr(w) for w in top.said[:4])
     for k in keys:
+        if claimed(q, k.index):
+            continue  # a reason that calls its key correct argues for it (K010 reads the verdicts)
         mine = read[k.index].restated
         said = against(k.rationale or "")
         if top.restated >= _ENOUGH and top.restated - mine >= _MARGIN:
