@@ -27,8 +27,6 @@ Every function here is pure and memoised per question (`qlint.prose.views`).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
-
 from qlint.model import Question
 from qlint.prose.stance import REFUTE, VENDOR_STEMS, _scoped_tokens, claims, denies, identity, option_words, refutes, rejects, stem
 from qlint.prose.views import per_question
@@ -56,24 +54,21 @@ def asked(q: Question) -> frozenset[str]:
     return words.difference(*(option_words(o.text) for o in q.options))
 
 
-class Reading(NamedTuple):
-    restated: int  # asked words the reason restates
-    said: tuple[str, ...]  # those words, in the reason's order
-
-
 @per_question
-def readings(q: Question) -> tuple[Reading | None, ...]:
-    """Per option, what its reason restates of the asked words; None for an option without one."""
+def restated(q: Question) -> tuple[int | None, ...]:
+    """Per option, how many asked words its reason restates; None for an option without one."""
     want = asked(q)
-    out: list[Reading | None] = []
+    out: list[int | None] = []
     for o in q.options:
         text = o.rationale
-        if not text or not text.strip():
-            out.append(None)
-            continue
-        said = tuple(dict.fromkeys(w for w in _scoped_tokens(text)[1] if w in want))
-        out.append(Reading(len(said), said))
+        out.append(len(want.intersection(_scoped_tokens(text)[1])) if text and text.strip() else None)
     return tuple(out)
+
+
+def restated_words(q: Question, i: int) -> tuple[str, ...]:
+    """The asked words option i's reason restates, in its order (for a message)."""
+    want = asked(q)
+    return tuple(dict.fromkeys(w for w in _scoped_tokens(q.options[i].rationale or "")[1] if w in want))
 
 
 def affirmative(q: Question, i: int) -> bool:

@@ -10,7 +10,7 @@ import re
 from typing import Iterator
 
 from qlint.model import Question
-from qlint.prose.relevance import affirmative, against, claimed, readings
+from qlint.prose.relevance import affirmative, against, claimed, restated, restated_words
 from qlint.rules import Finding, rule
 from qlint.rules.agreement import negative_stem
 
@@ -69,28 +69,36 @@ def reason_relevance(q: Question, ctx) -> Iterator[Finding]:
     """
     if negative_stem(q):
         return
-    read = readings(q)
+    read = restated(q)
     keys = [o for o in q.keys if read[o.index] is not None and not _YES_NO.match(o.text)]
     if not keys:
         return
-    rivals = sorted((o for o in q.options if not o.correct and read[o.index] is not None and read[o.index].restated),
-                    key=lambda o: -read[o.index].restated)
+    rivals = [o for o in q.options if not o.correct and read[o.index]]  # a reason that restates something
+    if not rivals:
+        return
+    most = max(read[o.index] for o in rivals)
+    # cheap tests first: most questions have no key that either arm could report
+    weak = [k for k in keys if (most >= _ENOUGH and most - read[k.index] >= _MARGIN)
+            or (most >= max(read[k.index], 1) and against(k.rationale or ""))]
+    if not weak:
+        return
+    rivals.sort(key=lambda o: -read[o.index])
     best = next((o for o in rivals if affirmative(q, o.index)), None)
     if best is None:
         return
     top = read[best.index]
-    words = ", ".join(repr(w) for w in top.said[:4])
-    for k in keys:
-        if claimed(q, k.index):
-            continue  # a reason that calls its key correct argues for it (K010 reads the verdicts)
-        mine = read[k.index].restated
+    words = ", ".join(repr(w) for w in restated_words(q, best.index)[:4])
+    for k in weak:
+        mine = read[k.index]
         said = against(k.rationale or "")
-        if top.restated >= _ENOUGH and top.restated - mine >= _MARGIN:
+        if top >= _ENOUGH and top - mine >= _MARGIN:
             why = f"restates {mine} of the stem's words"
-        elif said and top.restated >= max(mine, 1):
+        elif said and top >= max(mine, 1):
             why = f"argues against it ({said!r})"
         else:
             continue
+        if claimed(q, k.index):
+            continue  # a reason that calls its key correct argues for it (K010 reads the verdicts)
         yield Finding(f"{k.pointer}/rationale",
                       f"the key {k.id!r} has a rationale that {why}, while distractor {best.id!r}'s rationale argues "
-                      f"for it in {top.restated} ({words}): is the key on the right option?")
+                      f"for it in {top} ({words}): is the key on the right option?")
