@@ -316,9 +316,9 @@ def _squashed(text: str) -> frozenset[str]:
 
 
 @per_question
-def _squash_names(q: Question) -> tuple[tuple[tuple[str, ...], re.Pattern[str] | None], ...]:
+def _squash_names(q: Question) -> tuple[tuple[tuple[str, ...], str | None], ...]:
     """Per option, what `_squashed_name` looks for: its names no other option has (squashed, three
-    characters or more) and the pattern of its initials (None for a name of one word or over five)."""
+    characters or more) and its initials in capitals (None for a name of one word or over five)."""
     out = []
     for o in q.options:
         others = frozenset().union(*(_squashed(p.text) for p in q.options if p.index != o.index))
@@ -326,7 +326,7 @@ def _squash_names(q: Question) -> tuple[tuple[tuple[str, ...], re.Pattern[str] |
                   if (any(c.isdigit() for c in t) or any(c.isupper() for c in t[1:])) and t.lower() not in VENDOR]
         names_ = [n for n in names_ if n not in others and len(n) >= 3]  # a name only this option has
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]*", o.text) if w.lower() not in STOPWORDS | VENDOR]
-        initials = re.compile(rf"\b{''.join(w[0] for w in words).upper()}s?\b") if 2 <= len(words) <= 5 else None
+        initials = "".join(w[0] for w in words).upper() if 2 <= len(words) <= 5 else None
         out.append((tuple(names_), initials))
     return tuple(out)
 
@@ -338,7 +338,15 @@ def _squashed_name(q: Question, text: str, i: int) -> bool:
     names_, initials = _squash_names(q)[i]
     if names_ and any(n in _squashed(text) for n in names_):
         return True
-    return initials is not None and initials.search(view(text).plain) is not None
+    if initials is None:
+        return False
+    words = _word_set(text)  # `\bTTPs?\b`: a whole word, as `\w+` cuts them
+    return initials in words or initials + "s" in words
+
+
+@per_text
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", view(text).plain))
 
 
 def _by_mark(q: Question, text: str, i: int, loose: bool = True) -> bool:
