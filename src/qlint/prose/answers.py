@@ -23,6 +23,7 @@ Every function here is pure and memoised per string or per question (`qlint.pros
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from qlint.model import Question
@@ -354,16 +355,24 @@ def _by_mark(q: Question, text: str, i: int, loose: bool = True) -> bool:
     `loose`, also "3." opening a line, "la 3", "(3)"."""
     letters_are_text, numbers_are_text = _options_are_marks(q)
     plain = view(text).plain
-    letter = chr(65 + i)
-    if not letters_are_text and re.search(rf"\b(?i:options?|answers?|choices?|letters?)\s+\(?(?i:{letter})\b"
-                                          rf"|\((?i:{letter})\)|(?:^|[.!?]\s+){letter}(?:[.):]|\s+is\b)", plain):
+    by_letter, by_number, loosely = _mark_patterns(i)
+    if not letters_are_text and by_letter.search(plain):
         return True
-    if numbers_are_text:
+    if numbers_are_text or str(i + 1) not in plain:  # (every number form holds the number's digits)
         return False
-    if re.search(rf"\b(?:{_MARK_WORDS})\s+#?{i + 1}\b", plain, re.I):
+    if by_number.search(plain):
         return True
-    return loose and bool(re.search(rf"(?:^|\n)\s*{i + 1}\s*[-.):]\s|\b(?:la|el|le)\s+{i + 1}\b(?![.,]\d)|\({i + 1}\)",
-                                    plain, re.I))
+    return loose and bool(loosely.search(plain))
+
+
+@lru_cache(maxsize=None)
+def _mark_patterns(i: int) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """`_by_mark`'s patterns for option i: its letter, its number after a mark word, its number alone."""
+    letter = chr(65 + i)
+    return (re.compile(rf"\b(?i:options?|answers?|choices?|letters?)\s+\(?(?i:{letter})\b"
+                       rf"|\((?i:{letter})\)|(?:^|[.!?]\s+){letter}(?:[.):]|\s+is\b)"),
+            re.compile(rf"\b(?:{_MARK_WORDS})\s+#?{i + 1}\b", re.I),
+            re.compile(rf"(?:^|\n)\s*{i + 1}\s*[-.):]\s|\b(?:la|el|le)\s+{i + 1}\b(?![.,]\d)|\({i + 1}\)", re.I))
 
 
 # "option 3" in the languages of the corpora qlint is measured on (a position, not a word)
