@@ -6,7 +6,7 @@ for bytes it knows, so qlint only uses a folder it made itself:
 
 - the folder is not a symlink, is a directory owned by this user, and nobody else may write to it;
 - it holds `.qlint-owner`, an HMAC of the folder's inode under a random per-user key kept outside
-  any repository (`$XDG_CACHE_HOME/qlint/key`, else `~/.cache/qlint/key`, mode 0600). A committed,
+  any repository (loading/sealed.py: `$XDG_CACHE_HOME/qlint/key`, else `~/.cache/qlint/key`, mode 0600). A committed,
   copied or restored folder has another inode and its author has no key, so it cannot match;
   ownership and permission checks alone cannot tell it apart (git checks it out as ours, 0755);
 - the entries qlint opens (the database and its journals, `.gitignore`) are regular files of ours,
@@ -25,10 +25,10 @@ import stat
 from pathlib import Path
 
 from qlint.files import atomic_write
+from qlint.loading import sealed
 
 MARKER = ".qlint-owner"
 MARKER_HEAD = "qlint results cache, made for one user on this machine; do not commit or copy it\n"
-KEY_BYTES = 32
 DB = "cache.sqlite3"
 ENTRIES = (DB, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm", ".gitignore", MARKER)
 
@@ -37,46 +37,12 @@ class Refused(Exception):
     """Why a cache folder is not used (one line)."""
 
 
-def key_path() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "qlint" / "key"
-
-
-def _read_private(path: Path) -> bytes:
-    """A small file of ours that only we can read or write, never through a symlink."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
-            raise Refused(f"{path} must be a file of yours that only you can read (chmod 600)")
-        return os.read(fd, 4096)
-    finally:
-        os.close(fd)
-
-
 def user_key() -> bytes:
-    """The per-user key, made on first use (O_EXCL: two first runs agree on one)."""
-    path = key_path()
+    """The per-user key (loading/sealed.py), or `Refused` saying why there is none."""
     try:
-        data = _read_private(path)
-    except FileNotFoundError:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-            try:
-                os.write(fd, os.urandom(KEY_BYTES))
-            finally:
-                os.close(fd)
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            raise Refused(f"cannot keep the cache key in {path}: {exc.strerror or exc}") from None
-        data = _read_private(path)
-    except OSError as exc:
-        raise Refused(f"cannot read the cache key {path}: {exc.strerror or exc}") from None
-    if len(data) != KEY_BYTES:
-        raise Refused(f"{path} is not a qlint cache key; delete it")
-    return data
+        return sealed.user_key()
+    except sealed.Unavailable as exc:
+        raise Refused(str(exc)) from None
 
 
 def _seal(info: os.stat_result) -> str:

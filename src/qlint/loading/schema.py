@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # jsonschema is imported only to explain a failure (~50 ms sa
     from jsonschema.exceptions import ValidationError
 
 from qlint.diagnostic import Fix
+from qlint.loading import compiled
 from qlint.loading.positions import join_pointer
 from qlint.loading.schema_fixes import fix_for
 from qlint.loading.schema_words import misplaced_field, pattern_words
@@ -55,10 +56,10 @@ def validator(kind: str) -> "Draft202012Validator":
 
 
 def _compiled(kind: str) -> Any:
-    """fastjsonschema's validator for our packaged schema, compiled in this process. (It was kept
-    in the cache folder as marshalled code and run from there: a planted file ran as qlint.)"""
+    """fastjsonschema's validator for our packaged schema, compiled once and kept sealed for this
+    user (loading/compiled.py; never in a repository's cache folder, where a planted file ran)."""
     # fastjsonschema writes into the schema it compiles: give it a copy, others read the original
-    return fastjsonschema.compile({**copy.deepcopy(schema(kind)), "$schema": "http://json-schema.org/draft-07/schema#"})
+    return compiled.validator(kind, {**copy.deepcopy(schema(kind)), "$schema": "http://json-schema.org/draft-07/schema#"})
 
 
 @lru_cache(maxsize=None)
