@@ -1,5 +1,5 @@
-"""What the results cache stores, as data only: JSON text (plus raw bytes for bank entries'
-packed hashes), decoded by code that checks every field's type.
+"""What the results cache stores, as data only: JSON text, and bank entries packed as counted
+integers, strings and bytes (see `dump_entry`), decoded by code that checks every field's type.
 
 A cache file may have been planted (a committed folder, a CI cache restore), so nothing read
 from it is ever run: no pickle, no marshal, no eval. A row that does not decode to exactly the
@@ -9,12 +9,14 @@ expected shape raises `Malformed`, which the cache treats as a miss.
 from __future__ import annotations
 
 import json
+import struct
+from operator import getitem, mul
 from typing import Any
 
 from qlint.diagnostic import Diagnostic, Edit, Fix, Severity
 from qlint.lint.results import FileResult
 
-FORMAT = 6  # bump when an encoding changes: rows of another format are never read
+FORMAT = 7  # bump when an encoding changes: rows of another format are never read
 
 
 class Malformed(ValueError):
@@ -138,9 +140,40 @@ def load_result(blob: Any) -> Any:
     return FileResult(path, [_diag_in(d) for d in diags], kind, valid=valid, directives=directives)
 
 
-# Bank entries (see qlint.bank.entry.FIELDS): one type per field; `b` fields are packed int64
-# hashes, stored after the JSON header (which records their lengths) as raw bytes.
+# Bank entries (see qlint.bank.entry.FIELDS): one type per field. A pre-commit run reads the
+# whole bank's entries (10k rows), so a question's entry is packed rather than JSON (which cost
+# 0.13 s for 10k, most of it decoding the long token strings): after b"E" and two counts come its
+# integers (int64), then its strings as UTF-8 joined by NUL (one decode, one split), then the
+# `b` fields' packed hashes as raw bytes. Fixed fields come first, so they are taken by slicing:
+# the "s" strings; the "i" integers, the "?" flags as 0/1, each "i?" as (present, value), the
+# length of each variable field; then the variable fields' integers and strings, field by field.
+# A string holding NUL cannot be stored: that entry is computed again next time.
 _ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "s", "s", "ts", "i?", "s", "s", "s")
+_TAG = b"E"
+_COUNTS = struct.Struct("<II")  # integers, bytes of text
+_INT64 = (-(2**63), 2**63 - 1)
+_S = tuple(i for i, k in enumerate(_ENTRY) if k == "s")
+_I = tuple(i for i, k in enumerate(_ENTRY) if k == "i")
+_Q = tuple(i for i, k in enumerate(_ENTRY) if k == "?")
+_O = tuple(i for i, k in enumerate(_ENTRY) if k == "i?")
+_V = tuple(i for i, k in enumerate(_ENTRY) if k in ("ti", "ts", "tk", "b"))
+_VKINDS = tuple(_ENTRY[i] for i in _V)
+_FIXED = len(_I) + len(_Q) + 2 * len(_O) + len(_V)  # integers before the variable fields' own
+# where each field lands in the decoded list (strings, integers, flags, optionals, variables)
+_ORDER = _S + _I + _Q + _O + _V
+_PLACE = tuple(_ORDER.index(i) for i in range(len(_ENTRY)))
+
+
+def _int(x: Any) -> int:
+    if type(x) is not int or not _INT64[0] <= x <= _INT64[1]:
+        raise Unencodable("entry integer")
+    return x
+
+
+def _str(x: Any) -> str:
+    if type(x) is not str or "\x00" in x:
+        raise Unencodable("entry string")
+    return x
 
 
 def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
@@ -151,48 +184,96 @@ def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
         return _dumps({"case": [path, cid, exam, domain, list(items), content]})
     if len(entry) != len(_ENTRY):
         raise Unencodable("entry")
-    head, tail = [], []
-    for kind, x in zip(_ENTRY, entry):
-        if kind == "b":
-            head.append(len(x))
-            tail.append(bytes(x))
-        elif kind in ("ti", "ts"):
-            head.append(list(x))
+    strs = [_str(entry[i]) for i in _S]
+    ints = [_int(entry[i]) for i in _I]
+    for i in _Q:
+        if type(entry[i]) is not bool:
+            raise Unencodable("entry flag")
+        ints.append(int(entry[i]))
+    ints += [0 if entry[i] is None else 1 for i in _O]
+    ints += [0 if entry[i] is None else _int(entry[i]) for i in _O]
+    ints += [len(entry[i]) for i in _V]
+    raw: list[bytes] = []
+    for i, kind in zip(_V, _VKINDS):
+        x = entry[i]
+        if kind == "ti":
+            ints += map(_int, x)
+        elif kind == "ts":
+            strs += map(_str, x)
         elif kind == "tk":
-            head.append([list(k) for k in x])
-        else:
-            head.append(x)
-    return _dumps(head) + b"\n" + b"".join(tail)
+            for n, text in x:
+                ints.append(_int(n))
+                strs.append(_str(text))
+        else:  # "b"
+            raw.append(bytes(x))
+    try:
+        text = "\x00".join(strs).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Unencodable("entry text") from None
+    return b"".join((_TAG, _COUNTS.pack(len(ints), len(text)), struct.pack(f"<{len(ints)}q", *ints), text, *raw))
 
 
-# the JSON types of a header's fields, checked in one comparison (a pre-commit run reads the whole
-# bank's entries: 10k of them)
-_HEAD_TYPES = tuple({"s": str, "i": int, "ti": list, "?": bool, "ts": list, "tk": list, "b": int}[k]
-                    for k in _ENTRY if k != "i?")
+def _load_case(blob: bytes) -> tuple[Any, ...] | None:
+    head = _loads(blob)
+    if head is None:
+        return None
+    _check(type(head) is dict)
+    case = head.get("case")
+    _check(len(head) == 1 and type(case) is list and len(case) == 6 and all(type(x) is str for x in case[:4])
+           and type(case[4]) is list and all(type(i) is str for i in case[4]) and type(case[5]) is str)
+    return ("case", *case[:4], tuple(case[4]), case[5])
+
+
+_STRUCTS: dict[int, struct.Struct] = {}
+_NS, _NI, _NQ, _NO = len(_S), len(_I), len(_Q), len(_O)
+_BITS, _ONE, _NONES = frozenset((0, 1)), 1, (None,) * len(_O)
 
 
 def load_entry(blob: Any) -> tuple[Any, ...] | None:
+    """The entry `dump_entry` wrote, or `Malformed`: every count is checked against what the row
+    holds, so a planted row can make a miss but never a field of another type."""
     if not isinstance(blob, bytes):
         raise Malformed("not bytes")
-    cut = blob.find(b"\n")  # JSON text never holds a raw newline
-    head = _loads(blob if cut < 0 else blob[:cut])
-    if head is None and cut < 0:
-        return None
-    if type(head) is dict and cut < 0:
-        case = head.get("case")
-        _check(len(head) == 1 and type(case) is list and len(case) == 6 and all(type(x) is str for x in case[:4])
-               and type(case[4]) is list and all(type(i) is str for i in case[4]) and type(case[5]) is str)
-        return ("case", *case[:4], tuple(case[4]), case[5])
-    _check(cut >= 0 and type(head) is list and len(head) == len(_ENTRY)
-           and tuple(map(type, head[:20] + head[21:])) == _HEAD_TYPES and (head[20] is None or type(head[20]) is int))
-    keyed, related, keys, tasks = head[6], head[8], head[10], head[19]
-    _check(all(type(i) is int for i in keyed) and all(type(r) is str for r in related)
-           and all(type(t) is str for t in tasks)
-           and all(type(k) is list and len(k) == 2 and type(k[0]) is int and type(k[1]) is str for k in keys))
-    sizes = head[12:15]
-    _check(all(n >= 0 and n % 8 == 0 for n in sizes) and cut + 1 + sum(sizes) == len(blob))
-    a = cut + 1
-    b = a + sizes[0]
-    c = b + sizes[1]
-    return (*head[:6], tuple(keyed), head[7], tuple(related), head[9], tuple(map(tuple, keys)), head[11],
-            blob[a:b], blob[b:c], blob[c:], *head[15:19], tuple(tasks), *head[20:])
+    if not blob.startswith(_TAG):
+        return _load_case(blob)
+    _check(len(blob) >= 1 + _COUNTS.size)
+    n_ints, n_text = _COUNTS.unpack_from(blob, 1)
+    unpack = _STRUCTS.get(n_ints)
+    if unpack is None:
+        _check(_FIXED <= n_ints <= len(blob))
+        unpack = _STRUCTS.setdefault(n_ints, struct.Struct(f"<{n_ints}q"))
+    at = 1 + _COUNTS.size + unpack.size
+    _check(at + n_text <= len(blob))
+    ints = unpack.unpack_from(blob, 1 + _COUNTS.size)
+    try:
+        strs = blob[at:at + n_text].decode("utf-8").split("\x00")
+    except UnicodeDecodeError:
+        raise Malformed("not UTF-8") from None
+    at += n_text
+    i = _NI + _NQ
+    flags, optional = ints[i:i + _NO], ints[i + _NO:i + 2 * _NO]
+    # (mapped, not looped: this runs for each of a bank's 10k entries) flags are 0 or 1, and an
+    # absent optional's value is 0; a flag picks None or the value from the pair (None, value)
+    _check(_BITS.issuperset(ints[_NI:i + _NO]) and not any(map(mul, map(_ONE.__sub__, flags), optional)))
+    out = [*strs[:_NS], *ints[:_NI], *map(_ONE.__eq__, ints[_NI:i]), *map(getitem, zip(_NONES, optional), flags)]
+    i += 2 * _NO + len(_V)
+    s = _NS
+    for kind, n in zip(_VKINDS, ints[i - len(_V):i]):
+        _check(n >= 0)
+        if kind == "ti":
+            out.append(ints[i:i + n])
+            i += n
+        elif kind == "ts":
+            out.append(tuple(strs[s:s + n]))
+            s += n
+        elif kind == "tk":
+            out.append(tuple(zip(ints[i:i + n], strs[s:s + n])))
+            i += n
+            s += n
+        else:  # "b": packed int64 hashes
+            _check(n % 8 == 0)
+            out.append(blob[at:at + n])
+            at += n
+    # every integer, string and byte used, no more (a short slice above would hide a missing part)
+    _check(i == n_ints and s == len(strs) and at == len(blob))
+    return tuple(map(out.__getitem__, _PLACE))
