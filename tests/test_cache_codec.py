@@ -122,3 +122,43 @@ def test_rows_of_the_previous_format_are_dropped_not_read(tmp_path, monkeypatch)
     assert not again.checker.hits and again.checker.computed
     assert [d.as_dict() for d in again.diagnostics] == [d.as_dict() for d in first.diagnostics]
     assert run().checker.hits  # and the new rows are used
+
+
+# --- segments: many entries in one row (cache_codec.dump_entries) ---------------------------------
+
+CASE = ("case", "bank/x/cases/c.yaml", "c-id", "MLA-C01", "d", ("a", "b"), "sha256:00")
+
+
+def rows() -> list[tuple]:
+    return [(f"bank/x/q{i}.yaml", f"{i:032x}", e) for i, e in enumerate(entries())] + [
+        ("bank/x/none.yaml", "ff" * 16, None), ("bank/x/cases/c.yaml", "ee" * 16, CASE)]
+
+
+def test_a_segment_round_trips_exactly():
+    back = cache_codec.load_entries(cache_codec.dump_entries(rows()))
+    assert sorted(back, key=repr) == sorted(rows(), key=repr)
+    for (_, _, got), (_, _, want) in zip(sorted(back, key=repr), sorted(rows(), key=repr)):
+        assert got is None or [type(x) for x in got] == [type(x) for x in want]
+    assert cache_codec.load_entries(cache_codec.dump_entries([])) == []
+
+
+def test_an_entry_that_cannot_be_stored_is_left_out_of_its_segment():
+    bad = list(entries()[0])
+    bad[9] = "nul\x00inside"
+    kept = cache_codec.load_entries(cache_codec.dump_entries(rows() + [("bank/x/bad.yaml", "00" * 16, tuple(bad))]))
+    assert sorted(kept, key=repr) == sorted(rows(), key=repr)
+
+
+def test_a_damaged_segment_is_malformed_or_well_typed():
+    blob = cache_codec.dump_entries(rows())
+    for n in range(0, len(blob), 7):
+        with pytest.raises(cache_codec.Malformed):
+            cache_codec.load_entries(blob[:n])
+    for i in range(0, len(blob), 3):
+        try:
+            got = cache_codec.load_entries(blob[:i] + bytes([blob[i] ^ 0x41]) + blob[i + 1:])
+        except cache_codec.Malformed:
+            continue
+        for path, file_digest, entry in got:
+            assert type(path) is str and type(file_digest) is str
+            assert entry is None or entry[0] == "case" or all(map(_well_typed, cache_codec._ENTRY, entry))
