@@ -143,28 +143,30 @@ def load_result(blob: Any) -> Any:
     return FileResult(path, [_diag_in(d) for d in diags], kind, valid=valid, directives=directives)
 
 
-# Bank entries (see qlint.bank.entry.FIELDS): one type per field. A pre-commit run reads the
-# whole bank's entries (10k rows), so a question's entry is packed rather than JSON (which cost
-# 0.13 s for 10k, most of it decoding the long token strings): after b"E" and two counts come its
-# integers (int64), then its strings as UTF-8 joined by NUL (one decode, one split), then the
-# `b` fields' packed hashes as raw bytes. Fixed fields come first, so they are taken by slicing:
-# the "s" strings; the "i" integers, the "?" flags as 0/1, each "i?" as (present, value), the
-# length of each variable field; then the variable fields' integers and strings, field by field.
-# A string holding NUL cannot be stored: that entry is computed again next time.
+# Bank entries (see qlint.bank.entry.FIELDS): one type per field. A one-file run reads every bank
+# file's entry (10k; as JSON rows that cost 0.14 s), so they are kept many to a row, in segments,
+# column by column: every entry's value of one field side by side, so a fixed field is one slice
+# and the entries are made by one zip. After b"P" and the counts come the integers (int64): the
+# "i" fields, the "?" flags as 0/1, each "i?" as present-flags then values, each variable field's
+# lengths, then the variable fields' own integers; then the strings as UTF-8 joined by NUL (one
+# decode, one split): the paths, the file hashes, the "s" fields, the variable fields' strings;
+# then the "b" fields' packed hashes; and as JSON, the entries that are not a question's (a case
+# study's, a file with none). Every count is checked against what the row holds: a damaged or
+# planted segment is Malformed (a miss), never a field of another type. A string holding NUL
+# cannot be stored: that entry is left out, computed again next time.
 _ENTRY = ("s", "s", "s", "s", "s", "i", "ti", "?", "ts", "s", "tk", "s", "b", "b", "b", "i", "s", "s", "s", "ts", "i?", "s", "s", "s")
-_TAG = b"E"
-_COUNTS = struct.Struct("<II")  # integers, bytes of text
-_INT64 = (-(2**63), 2**63 - 1)
 _S = tuple(i for i, k in enumerate(_ENTRY) if k == "s")
 _I = tuple(i for i, k in enumerate(_ENTRY) if k == "i")
 _Q = tuple(i for i, k in enumerate(_ENTRY) if k == "?")
 _O = tuple(i for i, k in enumerate(_ENTRY) if k == "i?")
 _V = tuple(i for i, k in enumerate(_ENTRY) if k in ("ti", "ts", "tk", "b"))
 _VKINDS = tuple(_ENTRY[i] for i in _V)
-_FIXED = len(_I) + len(_Q) + 2 * len(_O) + len(_V)  # integers before the variable fields' own
-# where each field lands in the decoded list (strings, integers, flags, optionals, variables)
-_ORDER = _S + _I + _Q + _O + _V
-_PLACE = tuple(_ORDER.index(i) for i in range(len(_ENTRY)))
+_FIXED = len(_I) + len(_Q) + 2 * len(_O) + len(_V)  # integers each entry has before its variable fields'
+_NS = len(_S)
+_BITS, _ONE, _EIGHT = frozenset((0, 1)), 1, 8
+_INT64 = (-(2**63), 2**63 - 1)
+_SEGMENT = b"P"
+_SEGMENT_COUNTS = struct.Struct("<IIII")  # entries, integers, bytes of text, bytes of JSON
 
 
 def _int(x: Any) -> int:
@@ -176,48 +178,48 @@ def _int(x: Any) -> int:
 def _str(x: Any) -> str:
     if type(x) is not str or "\x00" in x:
         raise Unencodable("entry string")
+    try:
+        x.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        raise Unencodable("entry text") from None
     return x
 
 
-def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
-    if entry is None:
-        return b"null"
-    if entry[0] == "case":  # a case study's entry (qlint.bank.entry.CaseEntry): one JSON object
-        _, path, cid, exam, domain, items, content = entry
-        return _dumps({"case": [path, cid, exam, domain, list(items), content]})
+def _checked(entry: tuple[Any, ...]) -> None:
+    """`Unencodable` unless every field has its kind's type (and text has no NUL)."""
     if len(entry) != len(_ENTRY):
         raise Unencodable("entry")
-    strs = [_str(entry[i]) for i in _S]
-    ints = [_int(entry[i]) for i in _I]
-    for i in _Q:
-        if type(entry[i]) is not bool:
-            raise Unencodable("entry flag")
-        ints.append(int(entry[i]))
-    ints += [0 if entry[i] is None else 1 for i in _O]
-    ints += [0 if entry[i] is None else _int(entry[i]) for i in _O]
-    ints += [len(entry[i]) for i in _V]
-    raw: list[bytes] = []
-    for i, kind in zip(_V, _VKINDS):
-        x = entry[i]
-        if kind == "ti":
-            ints += map(_int, x)
-        elif kind == "ts":
-            strs += map(_str, x)
-        elif kind == "tk":
-            for n, text in x:
-                ints.append(_int(n))
-                strs.append(_str(text))
-        else:  # "b"
-            raw.append(bytes(x))
-    try:
-        text = "\x00".join(strs).encode("utf-8")
-    except UnicodeEncodeError:
-        raise Unencodable("entry text") from None
-    return b"".join((_TAG, _COUNTS.pack(len(ints), len(text)), struct.pack(f"<{len(ints)}q", *ints), text, *raw))
+    for kind, x in zip(_ENTRY, entry):
+        if kind == "s":
+            _str(x)
+        elif kind == "i" or (kind == "i?" and x is not None):
+            _int(x)
+        elif kind == "?":
+            if type(x) is not bool:
+                raise Unencodable("entry flag")
+        elif kind == "b":
+            if not isinstance(x, bytes) or len(x) % 8:
+                raise Unencodable("entry hashes")
+        elif kind != "i?":
+            if type(x) is not tuple:
+                raise Unencodable("entry tuple")
+            for item in x:
+                if kind == "ti":
+                    _int(item)
+                elif kind == "ts":
+                    _str(item)
+                elif type(item) is not tuple or len(item) != 2:
+                    raise Unencodable("entry key")
+                else:
+                    _int(item[0]), _str(item[1])
 
 
-def _load_case(blob: bytes) -> tuple[Any, ...] | None:
-    head = _loads(blob)
+def _case_out(entry: tuple[Any, ...]) -> Any:
+    _, path, cid, exam, domain, items, content = entry
+    return {"case": [path, cid, exam, domain, list(items), content]}
+
+
+def _case_in(head: Any) -> tuple[Any, ...] | None:
     if head is None:
         return None
     _check(type(head) is dict)
@@ -227,70 +229,29 @@ def _load_case(blob: bytes) -> tuple[Any, ...] | None:
     return ("case", *case[:4], tuple(case[4]), case[5])
 
 
-_STRUCTS: dict[int, struct.Struct] = {}
-_NS, _NI, _NQ, _NO = len(_S), len(_I), len(_Q), len(_O)
-_BITS, _ONE, _NONES = frozenset((0, 1)), 1, (None,) * len(_O)
+def _storable(entry: tuple[Any, ...] | None) -> Any:
+    """What a segment keeps of an entry that is not a question's, as JSON; `Unencodable` for
+    an entry that cannot be stored exactly."""
+    if entry is None:
+        return None
+    if entry[0] == "case":
+        value = _case_out(entry)
+        _dumps(value)  # Unencodable: text JSON cannot carry (a lone surrogate)
+        return value
+    _checked(entry)
+    return entry
+
+
+def dump_entry(entry: tuple[Any, ...] | None) -> bytes:
+    """One entry (a segment of one); `Unencodable` when it cannot be stored exactly."""
+    _storable(entry)
+    return dump_entries([("", "", entry)])
 
 
 def load_entry(blob: Any) -> tuple[Any, ...] | None:
-    """The entry `dump_entry` wrote, or `Malformed`: every count is checked against what the row
-    holds, so a planted row can make a miss but never a field of another type."""
-    if not isinstance(blob, bytes):
-        raise Malformed("not bytes")
-    if not blob.startswith(_TAG):
-        return _load_case(blob)
-    _check(len(blob) >= 1 + _COUNTS.size)
-    n_ints, n_text = _COUNTS.unpack_from(blob, 1)
-    unpack = _STRUCTS.get(n_ints)
-    if unpack is None:
-        _check(_FIXED <= n_ints <= len(blob))
-        unpack = _STRUCTS.setdefault(n_ints, struct.Struct(f"<{n_ints}q"))
-    at = 1 + _COUNTS.size + unpack.size
-    _check(at + n_text <= len(blob))
-    ints = unpack.unpack_from(blob, 1 + _COUNTS.size)
-    try:
-        strs = blob[at:at + n_text].decode("utf-8").split("\x00")
-    except UnicodeDecodeError:
-        raise Malformed("not UTF-8") from None
-    at += n_text
-    i = _NI + _NQ
-    flags, optional = ints[i:i + _NO], ints[i + _NO:i + 2 * _NO]
-    # (mapped, not looped: this runs for each of a bank's 10k entries) flags are 0 or 1, and an
-    # absent optional's value is 0; a flag picks None or the value from the pair (None, value)
-    _check(_BITS.issuperset(ints[_NI:i + _NO]) and not any(map(mul, map(_ONE.__sub__, flags), optional)))
-    out = [*strs[:_NS], *ints[:_NI], *map(_ONE.__eq__, ints[_NI:i]), *map(getitem, zip(_NONES, optional), flags)]
-    i += 2 * _NO + len(_V)
-    s = _NS
-    for kind, n in zip(_VKINDS, ints[i - len(_V):i]):
-        _check(n >= 0)
-        if kind == "ti":
-            out.append(ints[i:i + n])
-            i += n
-        elif kind == "ts":
-            out.append(tuple(strs[s:s + n]))
-            s += n
-        elif kind == "tk":
-            out.append(tuple(zip(ints[i:i + n], strs[s:s + n])))
-            i += n
-            s += n
-        else:  # "b": packed int64 hashes
-            _check(n % 8 == 0)
-            out.append(blob[at:at + n])
-            at += n
-    # every integer, string and byte used, no more (a short slice above would hide a missing part)
-    _check(i == n_ints and s == len(strs) and at == len(blob))
-    return tuple(map(out.__getitem__, _PLACE))
-
-
-# A bank's entries, many in one row (a segment): a one-file run reads the whole bank's, and 10k
-# rows decoded one by one cost 0.14 s, most of it per-row work. Column by column: every entry's
-# value of one field side by side, so a fixed field is one slice and the entries are made by one
-# zip. After b"P" and the counts: the integers (int64), the strings as UTF-8 joined by NUL (the
-# keys, the file hashes, then the fields), the packed hashes; entries that are not a question's
-# (a case study's, a file with none) as JSON. Every count is checked against what the row holds.
-_SEGMENT = b"P"
-_SEGMENT_COUNTS = struct.Struct("<IIII")  # entries, integers, bytes of text, bytes of JSON
-_EIGHT = 8
+    rows = load_entries(blob)
+    _check(len(rows) == 1)
+    return rows[0][2]
 
 
 def dump_entries(rows: list[tuple[str, str, tuple[Any, ...] | None]]) -> bytes:
@@ -301,10 +262,10 @@ def dump_entries(rows: list[tuple[str, str, tuple[Any, ...] | None]]) -> bytes:
     for key, file_digest, entry in rows:
         try:
             _str(key), _str(file_digest)
+            value = _storable(entry)
             if entry is None or entry[0] == "case":
-                other.append([key, file_digest, json.loads(dump_entry(entry))])
+                other.append([key, file_digest, value])
             else:
-                dump_entry(entry)  # the checks of one entry: types, NUL, UTF-8
                 bank.append((key, file_digest, entry))
         except Unencodable:
             continue
@@ -417,5 +378,5 @@ def load_entries(blob: Any) -> list[tuple[str, str, tuple[Any, ...] | None]]:
     out: list[tuple[str, str, tuple[Any, ...] | None]] = list(zip(keys, digests, zip(*cols))) if n else []
     for row in extra:
         _check(type(row) is list and len(row) == 3 and type(row[0]) is str and type(row[1]) is str)
-        out.append((row[0], row[1], None if row[2] is None else _load_case(_dumps(row[2]))))
+        out.append((row[0], row[1], _case_in(row[2])))
     return out
