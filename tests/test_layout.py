@@ -29,7 +29,6 @@ TESTED_IN = {
     "project/session.py": "test_document.py",  # with the Document it feeds
     "project/toml_keys.py": "test_config.py",
     "lint/bankrun.py": "test_bank_paths.py",  # the bank run over the whole bank or a few files
-    "lint/cache_codec.py": "test_cache_safety.py",
     "lint/cache_folder.py": "test_cache_safety.py",
     "lint/config_check.py": "test_config.py",
     "lint/engine.py": "test_runner.py",

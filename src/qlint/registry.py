@@ -48,6 +48,10 @@ class Registry(Generic[T]):
         except KeyError:
             raise KeyError(f"unknown {self.kind} {name!r}; choose from: {', '.join(self.names())}") from None
 
+    def registered(self, name: str) -> T:
+        """An item already registered (its module imported by the caller), importing nothing else."""
+        return self._items[name]
+
     def __contains__(self, name: str) -> bool:
         self._load()
         return name in self._items
