@@ -79,9 +79,14 @@ def combo_parts(text: str) -> tuple[str, ...] | None:
     return None
 
 
+# An option written as code (`None`, `none`) is a value of the language being tested, not
+# "none of the above" (held-out LinkedIn Python quiz: 3 of 6 O001 findings were Python's None).
+_CODE_VALUE = re.compile(r"^\s*`[^`]+`\s*\.?\s*$")
+
+
 @per_text
 def _nota_text(text: str) -> bool:
-    return bool(_NOTA.match(view(text).normal))
+    return not _CODE_VALUE.match(text) and bool(_NOTA.match(view(text).normal))
 
 
 @per_text
