@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from typing import Iterator
 
+from qlint.prose.shapes import is_true_false
 from qlint.prose.views import per_question, per_text, view
 from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
@@ -528,7 +529,8 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Counts the options and reports fewer than `min` or more than `max` (`max-multiple` for
     `type: multiple`). A true/false item (options "True"/"False", "Yes"/"No", "Vrai"/"Faux", ...:
-    the `true-false` shape) has two options by design and is not reported.
+    the `true-false` shape), also one whose two options open with such a pair ("Yes, you can." /
+    "No. You cannot."), has two options by design and is not reported.
 
     ## Why it matters
     Two options make guessing a coin toss; beyond five, extra options are rarely plausible and
@@ -541,6 +543,9 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
     Add a plausible distractor, or drop the least plausible ones.
     """
     n = len(q.options)
+    # "Yes, you can." / "No. You cannot.": a yes/no (true/false) item that goes on after its word
+    if n == 2 and is_true_false([(o.text.split() or [""])[0] for o in q.options]):
+        return
     lo = int(ctx.option("min"))
     hi = int(ctx.option("max"))
     if q.type == "multiple":
