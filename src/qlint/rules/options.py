@@ -529,8 +529,7 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
     ## What it does
     Counts the options and reports fewer than `min` or more than `max` (`max-multiple` for
     `type: multiple`). A true/false item (options "True"/"False", "Yes"/"No", "Vrai"/"Faux", ...:
-    the `true-false` shape), also one whose two options open with such a pair ("Yes, you can." /
-    "No. You cannot."), has two options by design and is not reported.
+    the `true-false` shape) has two options by design and is not reported.
 
     ## Why it matters
     Two options make guessing a coin toss; beyond five, extra options are rarely plausible and
