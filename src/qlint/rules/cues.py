@@ -6,6 +6,7 @@ import re
 import statistics
 from typing import Iterator
 
+from qlint.prose.shapes import is_true_false
 from qlint.prose.views import per_question, per_text, view
 from qlint.model import OptionView, Question
 from qlint.rules import Finding, Option, rule
@@ -571,7 +572,10 @@ def opposite_pair(q: Question, ctx) -> Iterator[Finding]:
     """
     opts = q.options
     pol = [_polarity(o.text) for o in opts]
-    pairs = [(a, opts[j]) for i, a in enumerate(opts) for j in range(i + 1, len(opts)) if _opposite(pol[i], pol[j])]
+    # a True/False (Yes/No) pair among other options is the value asked for ("What does `x == y`
+    # print?", "True or False: ..." with fillers), not two rival claims
+    pairs = [(a, opts[j]) for i, a in enumerate(opts) for j in range(i + 1, len(opts))
+             if _opposite(pol[i], pol[j]) and not is_true_false((a.text, opts[j].text))]
     if len(pairs) == 1:
         a, b = pairs[0]
         if a.correct != b.correct:

