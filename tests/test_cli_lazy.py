@@ -73,15 +73,3 @@ def test_a_command_imports_only_its_own_module():
         commands = {m for m in loaded if m.startswith("qlint.cli.commands.") and not m.split(".")[-1].startswith("_")}
         assert commands == {"qlint.cli.commands." + INDEX[eval(args)[0]][0]}, args
         assert "numpy" not in loaded and "qlint.itemanalysis" not in loaded and "qlint.server" not in loaded
-
-
-def test_what_start_up_made_is_not_scanned_again_by_the_collector():
-    """The modules, rules and parser a run imported live as long as it does: they are moved out
-    of the collector's way (gc.freeze) before the command runs, so a one-file run's full
-    collections do not walk them (~15 ms)."""
-    code = ("import gc, sys\nfrom qlint.cli import main\n"
-            "main(['rule', 'K001'])\n"
-            "print(gc.get_freeze_count())")
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert int(proc.stdout.split()[-1]) > 10_000, proc.stderr
