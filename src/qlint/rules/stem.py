@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Iterator
 
 from qlint.prose.views import per_text, view
@@ -76,9 +77,14 @@ def _code_words(lead: str, ws: tuple[Word, ...]) -> set[int]:
     """Indexes of words that are code, not English: inside a code span, or joined to a neighbour by
     a slash ("try/except", "if/else"): keywords of the language being tested."""
     spans = [m.span() for m in _CODE_SPAN.finditer(lead)] if "`" in lead else []
+    starts = [a for a, _b in spans]  # in order, not overlapping: one bisection per word, not a scan
+
+    def in_code(at: int) -> bool:
+        k = bisect_right(starts, at) - 1
+        return k >= 0 and at < spans[k][1]
+
     return {i for i, w in enumerate(ws)
-            if lead[w.start - 1:w.start] == "/" or lead[w.end:w.end + 1] == "/"
-            or any(a <= w.start < b for a, b in spans)}
+            if lead[w.start - 1:w.start] == "/" or lead[w.end:w.end + 1] == "/" or (spans and in_code(w.start))}
 
 
 _SUBORDINATORS = ("if", "when", "whenever", "while", "although", "though", "because", "unless", "once", "after",
