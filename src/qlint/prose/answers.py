@@ -176,6 +176,8 @@ def _by_position(q: Question, target: str) -> frozenset[int] | None:
 
 @per_question
 def _own_abbreviations(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, the short forms of its text that no other option's text has ("S3" for
+    "Amazon Simple Storage Service"; not "EC2" when every option is an EC2 pricing model)."""
     forms = [abbreviations(o.text) for o in q.options]
     return tuple(f - frozenset().union(*(g for j, g in enumerate(forms) if j != i)) for i, f in enumerate(forms))
 

@@ -17,7 +17,7 @@ from qlint.rules.core import _is_placeholder
 from qlint.rules.parsing import lead_in
 from qlint.rules.stem import negative_lead_words
 from qlint.text import same_text
-from qlint.prose.answers import argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
+from qlint.prose.answers import _own_abbreviations, argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
 from qlint.prose.stance import _CAMEL, NEGATION, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
@@ -348,14 +348,6 @@ def rationale_alignment(q: Question, ctx) -> Iterator[Finding]:
                 yield Finding(f"{o.pointer}/rationale",
                               f"the rationale of {o.id!r} is about {_name(other)!r} rather than its own option")
                 break
-
-
-@per_question
-def _own_abbreviations(q: Question) -> tuple[frozenset[str], ...]:
-    """Per option, the short forms of its text that no other option's text has ("S3" for
-    "Amazon Simple Storage Service"; not "EC2" when every option is an EC2 pricing model)."""
-    forms = [abbreviations(o.text) for o in q.options]
-    return tuple(f - frozenset().union(*(g for j, g in enumerate(forms) if j != i)) for i, f in enumerate(forms))
 
 
 _FOREIGN_MIN_WORDS = 8  # a short explanation (a link, "See the docs") says too little to judge

@@ -6,15 +6,13 @@ How much of the stem a reason restates, and whether it argues for its option, is
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from qlint.model import Question
 from qlint.prose.relevance import affirmative, against, claimed, restated, restated_words
 from qlint.rules import Finding, rule
-from qlint.rules.agreement import negative_stem
+from qlint.rules.agreement import _YES_NO, negative_stem
 
-_YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _MARGIN = 2  # asked words the distractor's reason restates beyond the key's
 _ENOUGH = 2  # asked words a distractor's reason must restate to count as arguing for the need
 
