@@ -261,13 +261,22 @@ def _subject_is(clause_head: str, words: frozenset[str], first: frozenset[str] =
                 last: frozenset[str] = frozenset(("it", "this", "they"))) -> bool:
     """True if the words before a verdict name the option (or are only a pronoun / empty): a
     `first` word opening them, a `last` word ending them."""
-    toks = [t for t in clause_head.split() if t not in (",", ":")]
+    toks, opening, closing, head = _head_words(clause_head)
     if not toks:
         return True
-    if toks[0].lower() in first or toks[-1].lower() in last:
+    if opening in first or closing in last:
         return True
-    head = {stem(t) for t in toks[:_SUBJECT_WINDOW]}
-    return bool(head & words)
+    return not head.isdisjoint(words)
+
+
+@per_text
+def _head_words(clause_head: str) -> tuple[tuple[str, ...], str, str, frozenset[str]]:
+    """A clause head's tokens, first and last word (lower case) and the stems of its first
+    `_SUBJECT_WINDOW` tokens: read once per head, whichever option it is tested against."""
+    toks = tuple(t for t in clause_head.split() if t not in (",", ":"))
+    if not toks:
+        return toks, "", "", frozenset()
+    return toks, toks[0].lower(), toks[-1].lower(), frozenset(stem(t) for t in toks[:_SUBJECT_WINDOW])
 
 
 # Where the clause holding a negation starts. A subordinate clause ("where a single GPU cannot
@@ -314,6 +323,17 @@ def rejects(text: str, words: frozenset[str]) -> str | None:
     m = OPENING_NO.match(view(text).plain)
     if m:
         return m.group(0).strip()
+    for said, head in _verdicts_against(text):
+        if _subject_is(head, words):
+            return said
+    return None
+
+
+@per_text
+def _verdicts_against(text: str) -> tuple[tuple[str, str], ...]:
+    """`rejects`' verdicts in `text` with their clause heads, in order: the part that does not
+    depend on the option, found once per text."""
+    out = []
     for c in clauses(text):
         for m in VERDICT_AGAINST.finditer(c):
             said = m.group(0)
@@ -325,9 +345,9 @@ def rejects(text: str, words: frozenset[str]) -> str | None:
             if _CONDITIONAL_NOT.search(c[m.end(): m.end() + 40]):
                 continue
             head = _clause_head(c, m.start())
-            if head is not None and _subject_is(head, words):
-                return said
-    return None
+            if head is not None:
+                out.append((said, head))
+    return tuple(out)
 
 
 # A reason that opens with a one-word verdict ("No: `.` is the current directory", "Yes, ...").
@@ -341,12 +361,24 @@ def refutes(text: str, words: frozenset[str], strict: bool = False) -> str | Non
     pronoun) negates a predicate or carries a negative verdict; else None. `strict`: only "it",
     "this", "they", "these" stand for the option ("the customer-facing application cannot ..."
     is about the application)."""
+    about = _about if strict else _subject_is
+    for said, head in _refutations(text):
+        if about(head, words):
+            return said
+    return None
+
+
+@per_text
+def _refutations(text: str) -> tuple[tuple[str, str], ...]:
+    """Each REFUTE phrase of `text` in a main clause, with its clause head, in order (found once
+    per text; `refutes` asks it for every option a sentence names)."""
+    out = []
     for c in clauses(text):
         for m in REFUTE.finditer(c):
             head = _clause_head(c, m.start())
-            if head is not None and (_about(head, words) if strict else _subject_is(head, words)):
-                return m.group(0)
-    return None
+            if head is not None:
+                out.append((m.group(0), head))
+    return tuple(out)
 
 
 def claims(text: str, words: frozenset[str]) -> str | None:
@@ -355,6 +387,16 @@ def claims(text: str, words: frozenset[str]) -> str | None:
     m = OPENING_YES.match(view(text).plain)
     if m:
         return m.group(0).strip()
+    for said, head in _claimed(text):
+        if _subject_is(head, words):
+            return said
+    return None
+
+
+@per_text
+def _claimed(text: str) -> tuple[tuple[str, str], ...]:
+    """`claims`' assertions in `text` with their clause heads, in order, found once per text."""
+    out = []
     for c in clauses(text):
         for m in CLAIM.finditer(c):
             before = c[: m.start()]
@@ -367,9 +409,9 @@ def claims(text: str, words: frozenset[str]) -> str | None:
             # the subject is the clause's own ("..., but for an employee, an IAM user is the
             # correct type" claims the user, not the role the rationale is about)
             head = _clause_head(c, m.start())
-            if head is not None and _subject_is(head, words):
-                return m.group(0).strip()
-    return None
+            if head is not None:
+                out.append((m.group(0).strip(), head))
+    return tuple(out)
 
 
 _RETRACTED = re.compile(r"^[^.;]*?\b(?:but|however|although|though|yet|except)\b[^.;]*?"
@@ -468,31 +510,46 @@ def denies(text: str, words: frozenset[str], asked: frozenset[str], own: frozens
     require servers") is praise: after one, only asked words that are not burdens count, and the
     option's own statement counts only when it holds the negated verb ("AWS manages the database
     type" and "AWS does not manage the database type")."""
+    for event in _denials(text):
+        if len(event) == 1:
+            return event[0]  # an anti-pattern, a contradiction of the requirement
+        said_phrase, head, consequence, subject, burden, verb, said, said_before = event
+        main = head is not None and _about(head, words)
+        # the option's own subject: "AWS does not take care of ..." for "AWS will take care of ..."
+        own_subject = bool(subject & own) and len(subject) <= 2
+        if not (main or consequence or own_subject):
+            continue  # a subordinate clause describes something else ("so that a failure does not ...")
+        ownhit = said & own
+        if burden and verb not in {stem(w) for w in ownhit}:
+            ownhit = frozenset()  # "does not need servers" under "Serverless" names no claim of the key
+        if ((main or consequence) and _asked_words(said, asked, burden)) or (
+                len(ownhit - said_before) >= 2 and len(said_before & own) <= 2):
+            return said_phrase
+    return None
+
+
+@per_text
+def _denials(text: str) -> tuple[tuple, ...]:
+    """What `denies` reads in `text`, in order, found once per text whichever option it is asked
+    about: (phrase,) for an outcome against the option, else (phrase, clause head, after "so
+    it", the head's words, a negated burden, the negated verb's stem, the negated predicate's
+    words, the words before the negation)."""
+    out: list[tuple] = []
     for c in clauses(text):
         m = _OUTCOME_AGAINST.search(c)
         if m and _clause_head(c, m.start()) is not None:
-            return m.group(0)
+            out.append((m.group(0),))
+            return tuple(out)
         for m in _DENIAL.finditer(c):
             before = c[: m.start()]
             head = _denial_head(c, m.start(), m.group(0))
-            main = head is not None and _about(head, words)
             consequence = bool(_CONSEQUENCE.search(before))
-            # the option's own subject: "AWS does not take care of ..." for "AWS will take care of ..."
             subject = option_words(head) if head is not None else frozenset()
-            own_subject = bool(subject & own) and len(subject) <= 2
-            if not (main or consequence or own_subject):
-                continue  # a subordinate clause describes something else ("so that a failure does not ...")
             tail = _SCOPE_END.split(c[m.end():], maxsplit=1)[0]
             burden = bool(_BURDEN_AFTER.match(c, m.end()))
             verb = next(iter(re.findall(r"[A-Za-z][A-Za-z'\-]*", tail)), "")
             if burden:  # "does not need servers to store it": what follows "to" is the purpose, praised
                 tail = _PURPOSE.split(tail, maxsplit=1)[0]
-            said = option_words(tail)
-            ownhit = said & own
-            if burden and stem(verb) not in {stem(w) for w in ownhit}:
-                ownhit = frozenset()  # "does not need servers" under "Serverless" names no claim of the key
-            said_before = option_words(before)
-            if ((main or consequence) and _asked_words(said, asked, burden)) or (
-                    len(ownhit - said_before) >= 2 and len(said_before & own) <= 2):
-                return (m.group(0) + tail).strip()
-    return None
+            out.append(((m.group(0) + tail).strip(), head, consequence, subject, burden, stem(verb),
+                        option_words(tail), option_words(before)))
+    return tuple(out)
