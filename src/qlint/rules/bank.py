@@ -324,7 +324,9 @@ def template_sibling(bank: Bank, ctx) -> Iterator[Finding]:
     Looks at the pairs B006 would compare (Jaccard of word 3-grams at `jaccard-at` or more) and
     reports those B006 leaves out as template siblings: each stem has content words the other
     lacks (a subject, a number, code) and their keys differ, or the shared key names nothing
-    ("True", "3"). "How many legs does a spider have?" and "... a dragonfly have?" over the same
+    ("True", "3"). The stems are compared word by word, so a word swapped in place counts even
+    where the other stem uses it elsewhere ("the plan runs a night bus" / "... a night tram" in
+    a series on one scenario that names the tram line already); words that only moved do not. "How many legs does a spider have?" and "... a dragonfly have?" over the same
     numbers are siblings; "What is the largest planet?" and "Which is the largest planet in the
     solar system?", both keyed Jupiter, are a duplicate (B006). The finding names the other
     question and the words that tell them apart.
