@@ -272,7 +272,9 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
     so a reordered copy still matches) by Jaccard similarity. A pair at `warn-at` or above is a
     warning, at `error-at` or above an error; each question checked names its closest partner and
     how many others pass the threshold. A shingle index with prefix filtering finds every such
-    pair exactly without comparing all pairs, so a 100,000-question bank stays fast.
+    pair exactly without comparing all pairs, so a 100,000-question bank stays fast. A text
+    mostly in a script the word tokens do not read (Chinese, Cyrillic, ...) is left out of the
+    comparison: only its numbers would be read, and two such questions sharing "19" would match.
 
     ## Why it matters
     Near-duplicates inflate the bank, leak answers between practice and exam forms, and split
