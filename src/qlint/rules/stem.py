@@ -41,6 +41,19 @@ def _idiom_mask(ws: tuple[Word, ...]) -> set[int]:
     return masked
 
 
+def _only_contrast(ws: tuple[Word, ...]) -> set[int]:
+    """A "not" that restates an earlier "only" ("Which feature is available only in the paid plan
+    and not in the free one?", "... only X but not Y"): the lead-in asks for what X has; the
+    negation names the side left out (held-out audit, second round). "not only" is no such "only"."""
+    low = [w.low for w in ws]
+    if "only" not in low:
+        return set()
+    first = next((i for i, w in enumerate(low) if w == "only" and (i == 0 or low[i - 1] != "not")), None)
+    if first is None:
+        return set()
+    return {i for i in range(first + 2, len(low)) if low[i] == "not" and low[i - 1] in ("and", "but")}
+
+
 @per_text
 def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> tuple[Word, ...]:
     """Negations that make the lead-in ask for the excluded option.
@@ -48,7 +61,7 @@ def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> 
     EXCEPT counts anywhere; other negations only in the main clause: from the wh-word (or the
     start) up to the first clause break, so "so that data does not leave the VPC" is exempt."""
     ws = words(lead)
-    masked = _idiom_mask(ws) | _code_words(lead, ws)
+    masked = _idiom_mask(ws) | _code_words(lead, ws) | _only_contrast(ws)
     start = _question_word(ws)
     # a lead-in that asks for a quantity ("What percentage of the patients had he not seen?")
     # asks for a number: its negation says what is counted, not which option is excluded
