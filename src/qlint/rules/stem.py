@@ -261,7 +261,8 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
     only of underscores are Markdown rules, not blanks. A blank after a whole sentence that asks
     a question or states a task ("Complete this quotation: ...", "Find the missing number: 8,
     16, ___, 88.") is not reported: that sentence names the blank as the gap to fill, which a
-    quotation or sequence places.
+    quotation or sequence places. Nor is a blank inside a code span (`` `TF_____NAME` ``): a
+    placeholder in the code shown, which the sentence around it cannot end with.
 
     ## Why it matters
     A blank in the middle makes candidates hold the whole sentence in memory and re-read it with
@@ -276,7 +277,10 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
     Ask a question: "Which Feature Store component serves the latest values with low latency?"
     """
     body = stem_body(q.stem)
+    code = [c.span() for c in _CODE_SPAN.finditer(body)] if "`" in body else []
     for m in blanks(body):
+        if any(a <= m.start() < b for a, b in code):
+            continue  # a placeholder in a code literal (`"____"_<name>`): the code has the gap, not the sentence
         rest = body[m.end():]
         if re.search(r"[A-Za-z0-9]", rest):
             if _asked_before(body[:m.start()]):
