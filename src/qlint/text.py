@@ -187,6 +187,24 @@ def holds_placeholder(text: str) -> bool:
     return PLACEHOLDER_MARKER.search(skeleton(text)) is not None
 
 
+def unread_letters(text: str) -> str:
+    """The letters the word tokens do not read: Chinese, Cyrillic, Greek, Arabic, ... (after the
+    look-alike fold; accents aside, so "é" is read as "e")."""
+    if text.isascii():
+        return ""
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFKD", skeleton(text))
+                   if not ch.isascii() and ch.isalnum() and not unicodedata.combining(ch))
+
+
+def mostly_unread(text: str) -> bool:
+    """Most of the text's letters are of a script the word tokens do not read: its tokens are the
+    numbers and Latin fragments left over ("19世纪..." reads as "19"), too little to compare."""
+    unread = len(unread_letters(text))
+    return unread > 0 and unread > sum(1 for ch in text if ch.isascii() and ch.isalnum())
+
+
 def same_text(text: str) -> str:
     """The key under which two option texts are "the same text": the skeleton with case and runs
     of whitespace folded and a final full stop dropped. Nothing else (punctuation, Markdown,

@@ -9,6 +9,9 @@ function words ("What is" / "Which is", "the following"), or swaps words but kee
 
 from __future__ import annotations
 
+from collections import Counter
+from difflib import SequenceMatcher
+
 from qlint.bank.entry import BankEntry
 from qlint.text import STOPWORDS
 
@@ -31,12 +34,40 @@ def _informative(keys: frozenset[str]) -> bool:
 
 
 def distinguishing(a: BankEntry, b: BankEntry) -> tuple[list[str], list[str]]:
-    """The stems' content words that the other stem lacks (each in stem order, without repeats)."""
+    """The stems' content words that the other stem lacks (each in stem order, without repeats).
+
+    Read from the stems' word-by-word difference, not their word sets: a word swapped in place
+    counts even when the other stem uses it elsewhere ("runs a night bus" / "runs a night tram"
+    in stems that both name the tram line; "answer area 1" / "answer area 2" under an address
+    template holding both numbers). Words that only moved (in both stems' changed parts) cancel
+    out, so a reordered copy is still the same question."""
     ta, tb = a.stem_tokens(), b.stem_tokens()
-    sa, sb = set(ta), set(tb)
-    only_a = [t for t in dict.fromkeys(ta) if t not in sb and t in _content([t])]
-    only_b = [t for t in dict.fromkeys(tb) if t not in sa and t in _content([t])]
-    return only_a, only_b
+    changed_a: list[str] = []
+    changed_b: list[str] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes():
+        if tag != "equal":
+            changed_a += ta[i1:i2]
+            changed_b += tb[j1:j2]
+    moved = Counter(changed_a) & Counter(changed_b)
+    only_a = [t for t in dict.fromkeys(changed_a) if t not in moved and t in _content([t])]
+    only_b = [t for t in dict.fromkeys(changed_b) if t not in moved and t in _content([t])]
+    # a word and its misspelling ("tiene" / "tene") are one word: a typo makes no other question
+    return ([t for t in only_a if not any(_misspelt(t, u) for u in only_b)],
+            [u for u in only_b if not any(_misspelt(t, u) for t in only_a)])
+
+
+def _misspelt(a: str, b: str) -> bool:
+    """One letter added or dropped, or two neighbours swapped, in words of five letters or more
+    ("environment" / "environmient", "night" / "nihgt"). Not one letter changed: "light" /
+    "night" and "mean" / "median" are other words, and numbers are never misspelt."""
+    if a == b or max(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1 or not (a + b).isalpha():
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 2:] == b[i + 2:] and a[i:i + 2] == b[i:i + 2][::-1]
+    return a[i + 1:] == b[i:] if len(a) > len(b) else a[i:] == b[i + 1:]
 
 
 def keys_agree(a: BankEntry, b: BankEntry) -> bool:

@@ -272,7 +272,9 @@ def near_duplicate(bank: Bank, ctx) -> Iterator[Finding]:
     so a reordered copy still matches) by Jaccard similarity. A pair at `warn-at` or above is a
     warning, at `error-at` or above an error; each question checked names its closest partner and
     how many others pass the threshold. A shingle index with prefix filtering finds every such
-    pair exactly without comparing all pairs, so a 100,000-question bank stays fast.
+    pair exactly without comparing all pairs, so a 100,000-question bank stays fast. A text
+    mostly in a script the word tokens do not read (Chinese, Cyrillic, ...) is left out of the
+    comparison: only its numbers would be read, and two such questions sharing "19" would match.
 
     ## Why it matters
     Near-duplicates inflate the bank, leak answers between practice and exam forms, and split
@@ -324,7 +326,9 @@ def template_sibling(bank: Bank, ctx) -> Iterator[Finding]:
     Looks at the pairs B006 would compare (Jaccard of word 3-grams at `jaccard-at` or more) and
     reports those B006 leaves out as template siblings: each stem has content words the other
     lacks (a subject, a number, code) and their keys differ, or the shared key names nothing
-    ("True", "3"). "How many legs does a spider have?" and "... a dragonfly have?" over the same
+    ("True", "3"). The stems are compared word by word, so a word swapped in place counts even
+    where the other stem uses it elsewhere ("the plan runs a night bus" / "... a night tram" in
+    a series on one scenario that names the tram line already); words that only moved do not. "How many legs does a spider have?" and "... a dragonfly have?" over the same
     numbers are siblings; "What is the largest planet?" and "Which is the largest planet in the
     solar system?", both keyed Jupiter, are a duplicate (B006). The finding names the other
     question and the words that tell them apart.

@@ -114,9 +114,11 @@ def stated_choose(stem: str) -> tuple[int, ...]:
 
 # The count written as the determiner of what is asked for ("Which TWO of the following ...", "Name
 # three ...") or as one of each ("one benefit and one drawback"): a multiple question's stem states
-# its count that way too. Not read for a single question: "What two colours make green?" keys one
-# option that names both.
-_NAMED_N = re.compile(r"\b(?:which|what|name|list|give)\s+(two|three|four|five|six|[2-6])\b", re.I)
+# its count that way too, also after a copula ("What are two characteristics of ...?", "Which are
+# the three ..."). Not read for a single question: "What two colours make green?" keys one option
+# that names both.
+_NAMED_N = re.compile(r"\b(?:(?:which|what)(?:\s+(?:are|were))?(?:\s+the)?|name|list|give)\s+(two|three|four|five|six|[2-6])\b",
+                      re.I)
 _ONE_AND_ONE = re.compile(r"\bone\s+\w+(?:\s+\w+)?\s+and\s+one\s+\w+", re.I)
 
 

@@ -16,7 +16,7 @@ from qlint.rules.lexicons import (ABSOLUTE_IDIOMS, ABSOLUTE_TERMS, CONCRETE_MARK
                                   SCOPED_ABSOLUTES, SUBJECT_PRONOUNS, SUBORDINATORS, VAGUE_TERMS)
 from qlint.rules.parsing import NUMBER_WORDS, Numeric, lead_in, parse_numeric, signed_numbers, term_hits
 from qlint.prose.soundness import data_errors
-from qlint.text import STOPWORDS, has_phrase, plain, skeleton, stem
+from qlint.text import STOPWORDS, has_phrase, plain, skeleton, stem, unread_letters
 
 _H = "Haladyna, Downing & Rodriguez (2002) guideline"
 
@@ -429,7 +429,8 @@ def _near_keys(text: str) -> tuple[tuple, tuple]:
     aside), numbers compared as numbers with their sign ("-1" differs from "1") and signs kept."""
     signs = tuple(m.group(0)[0] for m in _SIGN.finditer(text or ""))
     text = skeleton(text)
-    marks = (signed_numbers(text), signs)
+    # letters of other scripts are words, not punctuation: "春季开始" / "春季结束" differ
+    marks = (signed_numbers(text), signs, unread_letters(text))
     return (view(text).normal, *marks), (near_form(text), *marks)
 
 

@@ -41,6 +41,19 @@ def _idiom_mask(ws: tuple[Word, ...]) -> set[int]:
     return masked
 
 
+def _only_contrast(ws: tuple[Word, ...]) -> set[int]:
+    """A "not" that restates an earlier "only" ("Which feature is available only in the paid plan
+    and not in the free one?", "... only X but not Y"): the lead-in asks for what X has; the
+    negation names the side left out (held-out audit, second round). "not only" is no such "only"."""
+    low = [w.low for w in ws]
+    if "only" not in low:
+        return set()
+    first = next((i for i, w in enumerate(low) if w == "only" and (i == 0 or low[i - 1] != "not")), None)
+    if first is None:
+        return set()
+    return {i for i in range(first + 2, len(low)) if low[i] == "not" and low[i - 1] in ("and", "but")}
+
+
 @per_text
 def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> tuple[Word, ...]:
     """Negations that make the lead-in ask for the excluded option.
@@ -48,7 +61,7 @@ def negative_lead_words(lead: str, lexicon: tuple[str, ...] = NEGATIVE_LEAD) -> 
     EXCEPT counts anywhere; other negations only in the main clause: from the wh-word (or the
     start) up to the first clause break, so "so that data does not leave the VPC" is exempt."""
     ws = words(lead)
-    masked = _idiom_mask(ws) | _code_words(lead, ws)
+    masked = _idiom_mask(ws) | _code_words(lead, ws) | _only_contrast(ws)
     start = _question_word(ws)
     # a lead-in that asks for a quantity ("What percentage of the patients had he not seen?")
     # asks for a number: its negation says what is counted, not which option is excluded
@@ -248,7 +261,8 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
     only of underscores are Markdown rules, not blanks. A blank after a whole sentence that asks
     a question or states a task ("Complete this quotation: ...", "Find the missing number: 8,
     16, ___, 88.") is not reported: that sentence names the blank as the gap to fill, which a
-    quotation or sequence places.
+    quotation or sequence places. Nor is a blank inside a code span (`` `TF_____NAME` ``): a
+    placeholder in the code shown, which the sentence around it cannot end with.
 
     ## Why it matters
     A blank in the middle makes candidates hold the whole sentence in memory and re-read it with
@@ -263,7 +277,10 @@ def blank_mid_stem(q: Question, ctx) -> Iterator[Finding]:
     Ask a question: "Which Feature Store component serves the latest values with low latency?"
     """
     body = stem_body(q.stem)
+    code = [c.span() for c in _CODE_SPAN.finditer(body)] if "`" in body else []
     for m in blanks(body):
+        if any(a <= m.start() < b for a, b in code):
+            continue  # a placeholder in a code literal (`"____"_<name>`): the code has the gap, not the sentence
         rest = body[m.end():]
         if re.search(r"[A-Za-z0-9]", rest):
             if _asked_before(body[:m.start()]):
