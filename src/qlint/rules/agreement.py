@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.prose.shapes import NO_REASONS, shapes
 from qlint.prose.views import per_question, view
 from qlint.model import ITEM_TYPES, OptionView, Question
 from qlint.rules import Finding, rule
@@ -366,18 +367,32 @@ def _names_an_option(q: Question, text: str) -> bool:
     ident = identity(q)
     keys = expand(q, text_keys(text))
     lower = {t.lower() for t in _ALNUM.findall(text)}
+    own_abbr = _option_abbreviations(q)
     for o in q.options:
         if names_clearly(q, text, o.index):
             return True  # its own words as written (the stem's too), a short form, its letter or number
         words = ident[o.index]
         toks = _ALNUM.findall(o.text)
-        if abbreviations(o.text) & keys or any(_CAMEL.search(t) and t.lower() in lower for t in toks):
+        if own_abbr[o.index] & keys or any(_CAMEL.search(t) and t.lower() in lower for t in toks):
             return True
         if len(words) >= 2 and mentions(text, words) >= 2:
             return True
-        if words and mentions(text, words) == len(words) and _is_name(toks, words):
+        if words and mentions(text, words) == len(words) and _is_name(toks, words) and _written(toks, words, lower):
             return True
     return False
+
+
+@per_question
+def _option_abbreviations(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, the short forms no other option has: "EC2" in every option names none of them."""
+    every = [abbreviations(o.text) for o in q.options]
+    return tuple(a.difference(*(b for j, b in enumerate(every) if j != i)) for i, a in enumerate(every))
+
+
+def _written(toks: list[str], words: frozenset[str], lower: set[str]) -> bool:
+    """A name's word occurs as written (or plural), not only a word of the same five letters:
+    "manages" is not "Manager", "configuration" not "Config"."""
+    return any(t.lower() in lower or t.lower() + "s" in lower for t in toks if stem(t) in words)
 
 
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
@@ -392,10 +407,9 @@ def _is_name(toks: list[str], words: frozenset[str]) -> bool:
 @rule(
     "K012", "foreign-explanation", "warning", types=ITEM_TYPES,
     source=_SOURCE,
-    # judged 0 of 31 true on casimedicos-arg (tune 20, report 11), whose items give no per-option
-    # reasons: clinical explanations name the options by synonym or drug class. Where the options
-    # carry reasons, an explanation that shares their words is this question's: default there.
-    preview_on=("no-reasons",),
+    # Items without per-option reasons (`no-reasons`) get only the long-paragraph reading: the
+    # full reading there was judged 0 of 31 true on casimedicos-arg (clinical explanations name
+    # the options by synonym or drug class), and the rule reads the shapes itself for that.
     # code and True/False options carry no words an explanation would share (judged 0 of 15 on
     # lydiahallie's code items before this declaration)
     abstains=("code-stem", "code-options", "true-false"),
@@ -418,7 +432,9 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     "Answer: E", "la respuesta correcta es la 4"). An explanation that shares a fifth of its words
     with the options' rationales (the stem's words aside) is the same writer's and passes: it may name the key by a
     synonym the rationales use. Items whose options carry no rationales (`no-reasons`) give no
-    such evidence: there the rule runs only in preview mode. Code and True/False items are not read:
+    such evidence: there only an explanation of a paragraph or more (25 distinct content words)
+    that names no option and shares under a twentieth of its words with the stem and options is
+    reported; a shorter one may name the key by a synonym or a class. Code and True/False items are not read:
     their options have no words to share. The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
 
     ## Why it matters
@@ -447,6 +463,13 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     if _shares_the_reasons(q, words):
         return  # the writer's own words for the options: a synonym of the key, not a paste
     shared = len(words & question_keys(q))
+    if NO_REASONS in shapes(q):
+        # no reasons to tell a synonym from a paste: only a paragraph that shares almost nothing
+        if len(words) >= _LONG_WORDS and shared < _LONG_SHARE * len(words) and not _names_an_option(q, text):
+            yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
+                                          f"{len(words)} words with the stem and options: was it written for "
+                                          "another question?")
+        return
     # the word share first: it is cheap and clears nearly every explanation
     if shared < _FOREIGN_SHARE * len(words) and not _names_an_option(q, text):
         yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
@@ -459,6 +482,12 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
 
 
 _REASON_SHARE = 1 / 5
+# Without reasons: a paragraph (25 distinct content words) that shares under a twentieth of them with
+# the stem and options. An explanation that works through the question in other words (a clinical
+# case argued by drug class) still reuses more of the case's words as it grows: the short ones
+# with a twelfth or less were casimedicos-arg's false findings.
+_LONG_WORDS = 25
+_LONG_SHARE = 1 / 20
 
 
 def _shares_the_reasons(q: Question, words: frozenset[str]) -> bool:
