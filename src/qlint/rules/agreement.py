@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from qlint.prose.shapes import NO_REASONS, shapes
+from qlint.prose.relevance import against, asked, claimed
+from qlint.prose.shapes import CODE_OPTIONS, NO_REASONS, TRUE_FALSE, shapes
 from qlint.prose.views import per_question, view
 from qlint.model import ITEM_TYPES, OptionView, Question
 from qlint.rules import Finding, rule
@@ -20,7 +21,7 @@ from qlint.rules.stem import negative_lead_words
 from qlint.text import same_text
 from qlint.prose.answers import _own_abbreviations, argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
-from qlint.prose.stance import _CAMEL, NEGATION, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.stance import _CAMEL, NEGATION, REFUTE, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
@@ -88,6 +89,11 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
       all) with no word of any key, while no key is named as strongly elsewhere;
     - a key refuted wherever it is named while one distractor is argued for;
     - an explanation that names no key outside a refutation and argues for one distractor most;
+    - where the options carry reasons: an opening sentence about one distractor (two of its words,
+      or all, outside contrasts and not refuting it) more than about some key, while that
+      distractor's own reason does not argue against it (no refutation, verdict or denial, no
+      negation before its first comma) and no key's reason calls it correct. This is the moved
+      key whose reasons only describe the options: the explanation still opens on the old key;
     Camel-case names are matched whole: "cloud" does not name "CloudTrail". A key is named by
     its short forms and letter too ("Amazon Machine Image" names "AMI", "Upfront" names
     "Up-front"); a negation is a refutation only when its subject is the option or "it"/"this"
@@ -122,6 +128,8 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     if negative_stem(q):
         return
     found = _argues_for_distractor(q)
+    if found is None:
+        found = _opening_outweighs_key(q)
     if found is not None:
         key = q.keys[0]
         yield Finding("/explanation", f"the explanation argues for {_name(q.options[found])!r} (a distractor) and "
@@ -189,6 +197,55 @@ def _argues_for_distractor(q: Question) -> int | None:
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None  # no distractor argued for, or two equally: no single one to name
     return ranked[0][1]
+
+
+_SKIPPED = frozenset({NO_REASONS, TRUE_FALSE, CODE_OPTIONS})
+_MAIN_PART = re.compile(r"[,;:]")
+
+
+@per_question
+def _opening_outweighs_key(q: Question) -> int | None:
+    """Where the options carry reasons: the distractor the explanation's opening sentence is
+    about more than about some key, while that distractor's own reason does not argue against
+    it. The opening sentence is where an explanation states its answer; the reasons are the
+    writer's verdicts, so a distractor reason that denies its option keeps the reading out."""
+    if shapes(q) & _SKIPPED:
+        return None  # no reasons to corroborate; True/False and code options have no words to weigh
+    ident = identity(q)
+    keys = [k.index for k in q.keys]
+    reading = _reading(q)
+    if not reading or any(not ident[k] for k in keys):
+        return None
+    opening, named = reading[0]
+    lead = sorted(((mentions(opening, ident[i], free_only=True), i) for i, st in named
+                   if i not in keys and st != "refute"), reverse=True)
+    if not lead or (len(lead) > 1 and lead[0][0] == lead[1][0]):
+        return None
+    n, d = lead[0]
+    if n < min(2, len(ident[d])):
+        return None
+    weakest = min(max(mentions(opening, _own_words(q)[k], free_only=True), 2 if names_clearly(q, opening, k) else 0)
+                  for k in keys)
+    if weakest >= n:
+        return None  # every key named as strongly: a comparison, not an argument for d
+    text = _rationale(q.options[d]) or ""
+    if text and _reason_against(q, d, text):
+        return None
+    if any(claimed(q, k) for k in keys):
+        return None  # a key's reason says it is correct: K010/K014 read the verdicts
+    return d
+
+
+def _reason_against(q: Question, i: int, text: str) -> bool:
+    """Option i's reason argues against it: a refutation, a verdict, a denial of what is asked,
+    "the opposite of", or a negation before its first comma ("X is not solely ...")."""
+    words = identity(q)[i]
+    if refutes(text, words) or rejects(text, words) or REFUTE.search(text) or against(text):
+        return True
+    if denies(text, words, asked(q), option_words(q.options[i].text)):
+        return True
+    first = clauses(text)[:1]
+    return bool(first and NEGATION.search(_MAIN_PART.split(first[0])[0]))
 
 
 @rule(
