@@ -522,20 +522,76 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     shared = len(words & question_keys(q))
     if NO_REASONS in shapes(q):
         # no reasons to tell a synonym from a paste: only a paragraph that shares almost nothing
-        if len(words) >= _LONG_WORDS and shared < _LONG_SHARE * len(words) and not _names_an_option(q, text):
-            yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
-                                          f"{len(words)} words with the stem and options: was it written for "
-                                          "another question?")
+        if _long_paste(q, text, words, shared):
+            yield Finding("/explanation", _share_message(shared, len(words)))
         return
+    said = _pasted(q, text, words, shared)
+    if said:
+        yield Finding("/explanation", said)
+
+
+def _long_paste(q: Question, text: str, words: frozenset[str], shared: int) -> bool:
+    return len(words) >= _LONG_WORDS and shared < _LONG_SHARE * len(words) and not _names_an_option(q, text)
+
+
+def _share_message(shared: int, n: int) -> str:
+    return (f"the explanation names none of the options and shares {shared} of its {n} words with the stem and "
+            "options: was it written for another question?")
+
+
+def _pasted(q: Question, text: str, words: frozenset[str], shared: int) -> str | None:
+    """K012's full reading: the message, or None."""
     # the word share first: it is cheap and clears nearly every explanation
     if shared < _FOREIGN_SHARE * len(words) and not _names_an_option(q, text):
-        yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
-                                      f"{len(words)} words with the stem and options: was it written for another "
-                                      "question?")
-    elif (len(words & text_keys(q.stem)) < _CASE_SHARE * len(words) and _misses_every_option(q, words)
-          and not _names_an_option(q, text)):
-        yield Finding("/explanation", "the explanation holds no word that sets an option apart from the others, "
-                                      "nor any option's name: was it written for another question?")
+        return _share_message(shared, len(words))
+    if (len(words & text_keys(q.stem)) < _CASE_SHARE * len(words) and _misses_every_option(q, words)
+            and not _names_an_option(q, text)):
+        return ("the explanation holds no word that sets an option apart from the others, nor any option's name: "
+                "was it written for another question?")
+    return None
+
+
+@rule(
+    "K021", "foreign-explanation-unchecked", "warning", types=ITEM_TYPES,
+    source=_SOURCE + "; issue 23",
+    judges=("no-reasons",), abstains=("code-stem", "code-options", "true-false"),
+    preview=True,  # judged 0 of 31 true on casimedicos-arg (as K012's reading there, before this split)
+)
+def foreign_explanation_unchecked(q: Question, ctx) -> Iterator[Finding]:
+    """The explanation belongs to this question, where no rationale can confirm it.
+
+    ## What it does
+    K012's full reading (an explanation that names no option and shares under a twelfth of its
+    words with the stem and options, or holds no word that sets an option apart) on items whose
+    options carry no rationales, where K012 itself reports only a long paragraph that shares
+    almost nothing. Preview: without the writer's reasons a short explanation that names the key
+    by a synonym, a class or a number reads the same as a paste (clinical explanations).
+
+    ## Why it matters
+    A pasted explanation teaches nothing about the question; without per-option reasons, this
+    is the only hint.
+
+    ## Example
+    ```yaml
+    options: [Data parallelism, Model parallelism, Hyperparameter search]
+    explanation: Lifecycle policies move old objects to a cheaper storage class.
+    ```
+
+    ## Fix
+    Write the explanation for this question: say why the key is right, naming it.
+    """
+    text = q.explanation
+    if not text.strip():
+        return
+    words = text_keys(text)
+    if len(words) < _FOREIGN_MIN_WORDS or _shares_the_reasons(q, words):
+        return
+    shared = len(words & question_keys(q))
+    if _long_paste(q, text, words, shared):
+        return  # K012's finding
+    said = _pasted(q, text, words, shared)
+    if said:
+        yield Finding("/explanation", said)
 
 
 _REASON_SHARE = 1 / 5
