@@ -57,7 +57,7 @@ from qlint.prose.shapes import shapes  # noqa: E402
 from qlint.cli.config import load_config  # noqa: E402
 from qlint.rules import RULES  # noqa: E402
 
-KEY_RULES = ("K003", "K004", "K010", "K011", "K012", "K013", "K014", "K015", "K019", "K020")
+KEY_RULES = ("K003", "K004", "K010", "K011", "K012", "K013", "K014", "K015", "K019", "K020", "K021")
 CORRUPTIONS = ("key-moved", "key-swap", "distractor-swap", "foreign-expl", "named-distractor", "argued-distractor")
 TARGET_CAUGHT = 0.90
 TARGET_CLEAN = 0.03

@@ -122,3 +122,16 @@ def test_snts42_sentences_go_to_the_distractor_they_name():
     # names that do not decide (no shared word, a tie, two sentences on one option) keep option order
     assert _by_name(["It runs functions.", "Block volumes."], [1, 2], texts) == [1, 2]
     assert _by_name(["Lambda runs.", "Lambda again."], [1, 2], texts) == [1, 2]
+    # a sentence about an option the question lacks leaves the named one where it belongs
+    assert _by_name(["Lambda runs functions.", "CloudWatch keeps metrics."], [1, 2], texts) == [2, 1]
+    assert _by_name(["CloudWatch keeps metrics.", "EBS gives volumes.", "Lambda runs."], [2, 1, 3], texts) == [3, 1, 2]
+    # the subject names the option: a name late in the sentence does not
+    assert _by_name(["Block volumes are not functions, as in Lambda.", "RDS runs databases."], [2, 3], texts) == [2, 3]
+
+
+def test_snts42_keys_get_a_sentence_each_only_when_each_names_its_key():
+    """The usual second sentence of a multiple-answer item, "Both are ...", is no one key's reason."""
+    from corpora.aws import _by_name
+    texts = ["Amazon S3", "Amazon EBS", "AWS Lambda", "Amazon RDS"]
+    assert _by_name(["Lambda runs code.", "EBS stores blocks."], [1, 2], texts, strict=True) == [2, 1]
+    assert _by_name(["Lambda and EBS need no servers.", "Both are managed."], [1, 2], texts, strict=True) is None

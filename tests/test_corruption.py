@@ -11,22 +11,21 @@ from conftest import require_shared, script
 TARGET_CAUGHT = 0.90  # each corruption caught in at least 90% of the items where it is detectable
 TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-agreement rule
 
-# "Caught" counts default rules only (K003, K010, K011, K013, K014, K019, K020, and K012 where the
-# options carry reasons; K004, K015 and K012 on items without reasons are preview). Where default rules do
+# "Caught" counts default rules only (K003, K010, K011, K012, K013, K014, K019, K020, and K004 where
+# the options carry reasons; K015, K021 and K004 on items without reasons are preview). Where default rules do
 # not reach the target, these floors hold the preview-inclusive rate (measured, a few points
 # below) so the gap does not widen; docs/rules-design.md states it.
 PREVIEW_FLOORS = {
-    ("snts42-cloudcertprep", "key-moved"): 0.68,
+    ("snts42-cloudcertprep", "key-moved"): 0.78,
     ("kananinirav-clf-c02", "key-moved"): 0.52,
     ("kananinirav-clf-c02", "foreign-expl"): 0.85,
     ("snts42-cloudcertprep", "foreign-expl"): 0.87,
 }
 # Default rules below the target, held at what they reach on this 500-question sample: K019, K004
-# and K020 on snts42's moved keys (68.4%, 53.3% before K020; 66.1% on all 1,070 at seed 59), K012
-# on its pasted explanations (81.3%; the rest mostly on snts42 items whose options carry no
-# reasons, where K012 is preview).
-DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.65,
-                                                ("snts42-cloudcertprep", "foreign-expl"): 0.75}
+# and K020 on snts42's moved keys (76.7%; 78.6% on all 1,070 at the report seed 83), K012 on its
+# pasted explanations (90.0% here, 91.6% on all 1,070 at seed 83: at the target, kept as a floor).
+DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.74,
+                                                ("snts42-cloudcertprep", "foreign-expl"): 0.87}
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.
 CLEAN_CEILING = {"snts42-cloudcertprep": 0.05}

@@ -271,9 +271,10 @@ def test_no_reasons(reasons, expected):
     assert (S.NO_REASONS in S.shapes(_reasoned(*reasons))) is expected
 
 
-def test_k012_is_default_where_options_carry_reasons_and_preview_elsewhere(tmp_path):
-    # an explanation pasted from another question: reported by default when the options carry
-    # reasons (their words tell a paste from a synonym), only in preview mode when they do not
+def test_k012_reads_a_short_paste_only_where_options_carry_reasons(tmp_path):
+    # an explanation pasted from another question: reported when the options carry reasons (their
+    # words tell a paste from a synonym); where they do not, only a paragraph that shares almost
+    # nothing with the question is
     pasted = "Lifecycle policies move infrequently read objects to a cheaper storage class after thirty days of no access."
     base = {"format": 1, "id": "k012-shape", "exam": "MLA-C01", "domain": "model-development", "type": "single",
             "status": "published", "stem": "A transformer exceeds one GPU's memory. Which strategy splits its layers?",
@@ -295,7 +296,11 @@ def test_k012_is_default_where_options_carry_reasons_and_preview_elsewhere(tmp_p
     assert "K012" in codes(base)
     bare = dict(base, options=[{k: v for k, v in o.items() if k != "rationale"} for o in base["options"]])
     assert S.NO_REASONS in S.shapes(Question("q.yaml", bare))
-    assert "K012" not in codes(bare) and "K012" in codes(bare, preview=True)
+    assert "K012" not in codes(bare) and "K012" not in codes(bare, preview=True)
+    long = dict(bare, explanation=pasted + " Noncurrent versions expire automatically, and audit logs are archived in a "
+                                           "second region, where compliance officers review retention settings every "
+                                           "quarter before old backups are deleted.")
+    assert "K012" in codes(long)
     # the writer's own words: an explanation that shares the reasons' words is this question's
     own = dict(base, explanation="Each GPU then holds only part of the weights, because the layers sit on different GPUs "
                                  "rather than a full replica on every one.")

@@ -8,9 +8,11 @@ in tests, benchmarks and scripts/realtext.py), never into bank/.
 
 One module per corpus (aws: the two AWS banks; lydiahallie, kcna, seedu, carpentries, casimedicos,
 opentrivia, aqua). The conversion is faithful: nothing the source lacks is invented. Where a source
-has a field qlint wants but not in qlint's shape, it is mapped by position, letter or number only,
-never by word overlap, so that the rules measured on the result (which do read word overlap) are
-not tested against themselves. Each converted question records which fields its source lacks
+has a field qlint wants but not in qlint's shape, it is mapped by position, letter or number,
+not by the rules' own reading, so that the rules measured on the result are not tested against
+themselves. One exception: snts42 lists its distractor sentences unkeyed and sometimes out of
+option order, so a sentence goes to the option its opening words name (aws.py, a plain word match
+of its own). Each converted question records which fields its source lacks
 (`missing`), so the measurement can leave out the findings that only say "this field is absent"
 (they are true of every question and say nothing about a rule's judgement). Each corpus is its own
 bank with its own exam file.

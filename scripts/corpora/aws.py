@@ -1,10 +1,12 @@
 """The two AWS banks: snts42/cloudcertprep (JSON per exam and domain) and kananinirav (Markdown exams).
 
 - snts42: the explanation's first paragraph says why the key is right, the second has one sentence
-  per distractor, usually in option order. When the sentence count equals the distractor count, each
-  distractor gets the sentence that names it (option order where names do not decide) as
-  `rationale` (and a single key gets the first paragraph);
-  otherwise rationales stay absent.
+  per distractor, usually in option order. The source keys neither to options. When the sentence
+  count equals the distractor count, each distractor gets as `rationale` the sentence whose
+  subject (its opening words) names it, the others in option order; a single key gets the first
+  paragraph, several keys one sentence each of it only when each sentence's subject names its key
+  (the usual second sentence, "Both are ...", is no one option's reason); otherwise rationales
+  stay absent.
 - kananinirav: answers and (in about 450 questions) an explanation; `Reference:` lines and bare
   URLs become `references`.
 """
@@ -39,23 +41,40 @@ EXAMS: dict[str, dict[str, Any]] = {
 
 _WORD = re.compile(r"[a-z0-9]+")
 _COMMON = frozenset("a an the and or of to in on for with by from is are aws amazon".split())
+# Words that name no option: function words, "service" (half the options are "X Service") and
+# "management" ("AWS Management Console", "management events")
+_GENERIC = frozenset("""be been being it its this that these those which who what when where how not no
+    do does did has have had can could would should will may might must so if into as at but than then
+    there their they them you your we our all any each some such only also both either neither
+    service services management""".split())
+_HEAD = 8  # a sentence's subject is in its opening words ("AWS Trusted Advisor provides ...")
 
 
 def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower())) - _COMMON
 
 
-def _by_name(said: list[str], distractors: list[int], texts: list[str]) -> list[int]:
-    """The distractor each sentence is about, in sentence order: each sentence's option is the one
-    whose words it shares most, when that gives every sentence a different option with a clear
-    lead; otherwise option order (some sources list the sentences out of option order)."""
-    chosen = []
+def _by_name(said: list[str], options: list[int], texts: list[str], strict: bool = False) -> list[int] | None:
+    """The option each sentence is about, in sentence order. A sentence is about the option
+    whose own words (those no other of `options` has) its opening words hold most, when that
+    option leads clearly and no other sentence claims it. Some sources list the sentences out of
+    option order, and some sentences are about options the question does not have: those fill
+    the unclaimed options in order. `strict`: None unless every sentence names its option."""
+    own = {o: _words(texts[o]) - _GENERIC - set().union(*(_words(texts[u]) for u in options if u != o))
+           for o in options}
+    claims: list[int | None] = []
     for sentence in said:
-        scores = sorted(((len(_words(texts[d]) & _words(sentence)), d) for d in distractors), reverse=True)
-        if not scores[0][0] or (len(scores) > 1 and scores[0][0] == scores[1][0]):
-            return distractors
-        chosen.append(scores[0][1])
-    return chosen if len(set(chosen)) == len(chosen) else distractors
+        head = _words(" ".join(sentence.split()[:_HEAD]))
+        scores = sorted(((len(own[o] & head), o) for o in options), reverse=True)
+        clear = scores[0][0] and (len(scores) == 1 or scores[0][0] > scores[1][0])
+        claims.append(scores[0][1] if clear else None)
+    # two sentences on one option: neither keeps it (a stronger match is no safer: the opening
+    # words often restate the stem's subject, "Multiple Availability Zones ... within a Region")
+    claims = [c if c is not None and claims.count(c) == 1 else None for c in claims]
+    if strict and None in claims:
+        return None
+    rest = iter(o for o in options if o not in claims)
+    return [c if c is not None else next(rest) for c in claims]
 
 
 def snts42(root: Path) -> Iterator[Converted]:
@@ -74,13 +93,13 @@ def snts42(root: Path) -> Iterator[Converted]:
             if len(paras) == 2:
                 said = sentences(paras[1])
                 if len(said) == len(distractors):
-                    rationales.update(zip(_by_name(said, distractors, texts), said))
+                    rationales.update(zip(_by_name(said, distractors, texts) or (), said))
                     if len(keys) == 1:
                         rationales[next(iter(keys))] = paras[0]
                     else:
                         first = sentences(paras[0])
                         if len(first) == len(keys):
-                            rationales.update(zip(sorted(keys), first))
+                            rationales.update(zip(_by_name(first, sorted(keys), texts, strict=True) or (), first))
             qid = f"snts-{exam.lower()}-{domain}-{item['id']}".replace("_", "-")
             data = _question(_slug(qid, 80), exam, domain, str(item["question"]).strip(), texts, keys,
                              explanation or None, rationales, [])

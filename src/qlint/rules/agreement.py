@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.prose.relevance import against, asked, claimed
+from qlint.prose.shapes import CODE_OPTIONS, NO_REASONS, TRUE_FALSE, shapes
 from qlint.prose.views import per_question, view
 from qlint.model import ITEM_TYPES, OptionView, Question
 from qlint.rules import Finding, rule
@@ -19,7 +21,7 @@ from qlint.rules.stem import negative_lead_words
 from qlint.text import same_text
 from qlint.prose.answers import _own_abbreviations, argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
-from qlint.prose.stance import _CAMEL, NEGATION, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.stance import _CAMEL, NEGATION, REFUTE, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
@@ -87,6 +89,11 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
       all) with no word of any key, while no key is named as strongly elsewhere;
     - a key refuted wherever it is named while one distractor is argued for;
     - an explanation that names no key outside a refutation and argues for one distractor most;
+    - where the options carry reasons: an opening sentence about one distractor (two of its words,
+      or all, outside contrasts and not refuting it) more than about some key, while that
+      distractor's own reason does not argue against it (no refutation, verdict or denial, no
+      negation before its first comma) and no key's reason calls it correct. This is the moved
+      key whose reasons only describe the options: the explanation still opens on the old key;
     Camel-case names are matched whole: "cloud" does not name "CloudTrail". A key is named by
     its short forms and letter too ("Amazon Machine Image" names "AMI", "Upfront" names
     "Up-front"); a negation is a refutation only when its subject is the option or "it"/"this"
@@ -121,6 +128,8 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
     if negative_stem(q):
         return
     found = _argues_for_distractor(q)
+    if found is None:
+        found = _opening_outweighs_key(q)
     if found is not None:
         key = q.keys[0]
         yield Finding("/explanation", f"the explanation argues for {_name(q.options[found])!r} (a distractor) and "
@@ -188,6 +197,55 @@ def _argues_for_distractor(q: Question) -> int | None:
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None  # no distractor argued for, or two equally: no single one to name
     return ranked[0][1]
+
+
+_SKIPPED = frozenset({NO_REASONS, TRUE_FALSE, CODE_OPTIONS})
+_MAIN_PART = re.compile(r"[,;:]")
+
+
+@per_question
+def _opening_outweighs_key(q: Question) -> int | None:
+    """Where the options carry reasons: the distractor the explanation's opening sentence is
+    about more than about some key, while that distractor's own reason does not argue against
+    it. The opening sentence is where an explanation states its answer; the reasons are the
+    writer's verdicts, so a distractor reason that denies its option keeps the reading out."""
+    if shapes(q) & _SKIPPED:
+        return None  # no reasons to corroborate; True/False and code options have no words to weigh
+    ident = identity(q)
+    keys = [k.index for k in q.keys]
+    reading = _reading(q)
+    if not reading or any(not ident[k] for k in keys):
+        return None
+    opening, named = reading[0]
+    lead = sorted(((mentions(opening, ident[i], free_only=True), i) for i, st in named
+                   if i not in keys and st != "refute"), reverse=True)
+    if not lead or (len(lead) > 1 and lead[0][0] == lead[1][0]):
+        return None
+    n, d = lead[0]
+    if n < min(2, len(ident[d])):
+        return None
+    weakest = min(max(mentions(opening, _own_words(q)[k], free_only=True), 2 if names_clearly(q, opening, k) else 0)
+                  for k in keys)
+    if weakest >= n:
+        return None  # every key named as strongly: a comparison, not an argument for d
+    text = _rationale(q.options[d]) or ""
+    if text and _reason_against(q, d, text):
+        return None
+    if any(claimed(q, k) for k in keys):
+        return None  # a key's reason says it is correct: K010/K014 read the verdicts
+    return d
+
+
+def _reason_against(q: Question, i: int, text: str) -> bool:
+    """Option i's reason argues against it: a refutation, a verdict, a denial of what is asked,
+    "the opposite of", or a negation before its first comma ("X is not solely ...")."""
+    words = identity(q)[i]
+    if refutes(text, words) or rejects(text, words) or REFUTE.search(text) or against(text):
+        return True
+    if denies(text, words, asked(q), option_words(q.options[i].text)):
+        return True
+    first = clauses(text)[:1]
+    return bool(first and NEGATION.search(_MAIN_PART.split(first[0])[0]))
 
 
 @rule(
@@ -366,18 +424,32 @@ def _names_an_option(q: Question, text: str) -> bool:
     ident = identity(q)
     keys = expand(q, text_keys(text))
     lower = {t.lower() for t in _ALNUM.findall(text)}
+    own_abbr = _option_abbreviations(q)
     for o in q.options:
         if names_clearly(q, text, o.index):
             return True  # its own words as written (the stem's too), a short form, its letter or number
         words = ident[o.index]
         toks = _ALNUM.findall(o.text)
-        if abbreviations(o.text) & keys or any(_CAMEL.search(t) and t.lower() in lower for t in toks):
+        if own_abbr[o.index] & keys or any(_CAMEL.search(t) and t.lower() in lower for t in toks):
             return True
         if len(words) >= 2 and mentions(text, words) >= 2:
             return True
-        if words and mentions(text, words) == len(words) and _is_name(toks, words):
+        if words and mentions(text, words) == len(words) and _is_name(toks, words) and _written(toks, words, lower):
             return True
     return False
+
+
+@per_question
+def _option_abbreviations(q: Question) -> tuple[frozenset[str], ...]:
+    """Per option, the short forms no other option has: "EC2" in every option names none of them."""
+    every = [abbreviations(o.text) for o in q.options]
+    return tuple(a.difference(*(b for j, b in enumerate(every) if j != i)) for i, a in enumerate(every))
+
+
+def _written(toks: list[str], words: frozenset[str], lower: set[str]) -> bool:
+    """A name's word occurs as written (or plural), not only a word of the same five letters:
+    "manages" is not "Manager", "configuration" not "Config"."""
+    return any(t.lower() in lower or t.lower() + "s" in lower for t in toks if stem(t) in words)
 
 
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
@@ -392,10 +464,9 @@ def _is_name(toks: list[str], words: frozenset[str]) -> bool:
 @rule(
     "K012", "foreign-explanation", "warning", types=ITEM_TYPES,
     source=_SOURCE,
-    # judged 0 of 31 true on casimedicos-arg (tune 20, report 11), whose items give no per-option
-    # reasons: clinical explanations name the options by synonym or drug class. Where the options
-    # carry reasons, an explanation that shares their words is this question's: default there.
-    preview_on=("no-reasons",),
+    # Items without per-option reasons (`no-reasons`) get only the long-paragraph reading: the
+    # full reading there was judged 0 of 31 true on casimedicos-arg (clinical explanations name
+    # the options by synonym or drug class), and the rule reads the shapes itself for that.
     # code and True/False options carry no words an explanation would share (judged 0 of 15 on
     # lydiahallie's code items before this declaration)
     abstains=("code-stem", "code-options", "true-false"),
@@ -418,7 +489,9 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     "Answer: E", "la respuesta correcta es la 4"). An explanation that shares a fifth of its words
     with the options' rationales (the stem's words aside) is the same writer's and passes: it may name the key by a
     synonym the rationales use. Items whose options carry no rationales (`no-reasons`) give no
-    such evidence: there the rule runs only in preview mode. Code and True/False items are not read:
+    such evidence: there only an explanation of a paragraph or more (25 distinct content words)
+    that names no option and shares under a twentieth of its words with the stem and options is
+    reported; a shorter one may name the key by a synonym or a class. Code and True/False items are not read:
     their options have no words to share. The vendor prefix "Amazon" / "AWS" counts for nothing: every option has it.
 
     ## Why it matters
@@ -447,18 +520,87 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     if _shares_the_reasons(q, words):
         return  # the writer's own words for the options: a synonym of the key, not a paste
     shared = len(words & question_keys(q))
+    if NO_REASONS in shapes(q):
+        # no reasons to tell a synonym from a paste: only a paragraph that shares almost nothing
+        if _long_paste(q, text, words, shared):
+            yield Finding("/explanation", _share_message(shared, len(words)))
+        return
+    said = _pasted(q, text, words, shared)
+    if said:
+        yield Finding("/explanation", said)
+
+
+def _long_paste(q: Question, text: str, words: frozenset[str], shared: int) -> bool:
+    return len(words) >= _LONG_WORDS and shared < _LONG_SHARE * len(words) and not _names_an_option(q, text)
+
+
+def _share_message(shared: int, n: int) -> str:
+    return (f"the explanation names none of the options and shares {shared} of its {n} words with the stem and "
+            "options: was it written for another question?")
+
+
+def _pasted(q: Question, text: str, words: frozenset[str], shared: int) -> str | None:
+    """K012's full reading: the message, or None."""
     # the word share first: it is cheap and clears nearly every explanation
     if shared < _FOREIGN_SHARE * len(words) and not _names_an_option(q, text):
-        yield Finding("/explanation", f"the explanation names none of the options and shares {shared} of its "
-                                      f"{len(words)} words with the stem and options: was it written for another "
-                                      "question?")
-    elif (len(words & text_keys(q.stem)) < _CASE_SHARE * len(words) and _misses_every_option(q, words)
-          and not _names_an_option(q, text)):
-        yield Finding("/explanation", "the explanation holds no word that sets an option apart from the others, "
-                                      "nor any option's name: was it written for another question?")
+        return _share_message(shared, len(words))
+    if (len(words & text_keys(q.stem)) < _CASE_SHARE * len(words) and _misses_every_option(q, words)
+            and not _names_an_option(q, text)):
+        return ("the explanation holds no word that sets an option apart from the others, nor any option's name: "
+                "was it written for another question?")
+    return None
+
+
+@rule(
+    "K021", "foreign-explanation-unchecked", "warning", types=ITEM_TYPES,
+    source=_SOURCE + "; issue 23",
+    judges=("no-reasons",), abstains=("code-stem", "code-options", "true-false"),
+    preview=True,  # judged 0 of 31 true on casimedicos-arg (as K012's reading there, before this split)
+)
+def foreign_explanation_unchecked(q: Question, ctx) -> Iterator[Finding]:
+    """The explanation belongs to this question, where no rationale can confirm it.
+
+    ## What it does
+    K012's full reading (an explanation that names no option and shares under a twelfth of its
+    words with the stem and options, or holds no word that sets an option apart) on items whose
+    options carry no rationales, where K012 itself reports only a long paragraph that shares
+    almost nothing. Preview: without the writer's reasons a short explanation that names the key
+    by a synonym, a class or a number reads the same as a paste (clinical explanations).
+
+    ## Why it matters
+    A pasted explanation teaches nothing about the question; without per-option reasons, this
+    is the only hint.
+
+    ## Example
+    ```yaml
+    options: [Data parallelism, Model parallelism, Hyperparameter search]
+    explanation: Lifecycle policies move old objects to a cheaper storage class.
+    ```
+
+    ## Fix
+    Write the explanation for this question: say why the key is right, naming it.
+    """
+    text = q.explanation
+    if not text.strip():
+        return
+    words = text_keys(text)
+    if len(words) < _FOREIGN_MIN_WORDS or _shares_the_reasons(q, words):
+        return
+    shared = len(words & question_keys(q))
+    if _long_paste(q, text, words, shared):
+        return  # K012's finding
+    said = _pasted(q, text, words, shared)
+    if said:
+        yield Finding("/explanation", said)
 
 
 _REASON_SHARE = 1 / 5
+# Without reasons: a paragraph (25 distinct content words) that shares under a twentieth of them with
+# the stem and options. An explanation that works through the question in other words (a clinical
+# case argued by drug class) still reuses more of the case's words as it grows: the short ones
+# with a twelfth or less were casimedicos-arg's false findings.
+_LONG_WORDS = 25
+_LONG_SHARE = 1 / 20
 
 
 def _shares_the_reasons(q: Question, words: frozenset[str]) -> bool:
