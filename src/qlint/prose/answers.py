@@ -82,8 +82,13 @@ def statements(text: str) -> tuple[Statement, ...]:
     """Answer statements of `text`, first to last: "the correct answer is X" and "X is correct"."""
     out: list[Statement] = []
     for c in _sentences(text):
-        if c.isascii() and not any(w in c.lower() for w in _STATEMENT_WORDS):
-            continue  # every form below holds one of these words (case-blind, so ASCII only)
+        if c.isascii():  # every form below holds one of these words (case-blind, so ASCII only)
+            low = c.lower()
+            for w in _STATEMENT_WORDS:
+                if w in low:
+                    break
+            else:
+                continue
         for m in _LEAD_ES.finditer(c):
             if re.search(r"\b(?:no|nunca|si)\s*$", c[: m.start()][-12:], re.I):
                 continue  # "no es la correcta", "si la correcta fuera ..."
@@ -410,7 +415,18 @@ def _own_word(q: Question, text: str, i: int) -> bool:
     have = option_words(text)
     if own & have:
         return True
-    return any(_near(a, b) for a in own for b in have)
+    heads = _heads(text)  # near words share their first four letters: compare only those
+    return any(_near(a, b) for a in own if len(a) >= 4 for b in heads.get(a[:4], ()))
+
+
+@per_text
+def _heads(text: str) -> dict[str, tuple[str, ...]]:
+    """`option_words(text)` of four letters or more, by their first four."""
+    out: dict[str, list[str]] = {}
+    for w in option_words(text):
+        if len(w) >= 4:
+            out.setdefault(w[:4], []).append(w)
+    return {h: tuple(ws) for h, ws in out.items()}
 
 
 def _near(a: str, b: str) -> bool:

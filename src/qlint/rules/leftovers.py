@@ -44,7 +44,10 @@ def _hinted(text: str) -> bool:
     if not text.isascii():  # case-blind matching beyond ASCII (the Kelvin sign is a `k`): the regex
         return _HINT.search(text) is not None
     low = text.lower()
-    return any(w in low for w in _HINT_WORDS)
+    for w in _HINT_WORDS:  # a loop, not any(): no generator frame per word
+        if w in low:
+            return True
+    return False
 
 
 # A note's forms, each with words one of which every match holds (lower case): on ASCII text a

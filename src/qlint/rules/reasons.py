@@ -67,7 +67,8 @@ _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 @per_text
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(w.replace("’", "'") for w in _WORDS.findall(plain(text).lower()))
+    low = plain(text).lower()
+    return tuple(_WORDS.findall(low.replace("’", "'") if "’" in low else low))
 
 
 @per_text
@@ -82,11 +83,14 @@ def _negations(tokens: tuple[str, ...]) -> int:
 def non_reason(rationale: str, option_text: str) -> str | None:
     """How a rationale that is long enough still gives no reason: "verdict" (it only says the option
     is right or wrong), "restates" (it only repeats its option's text), or None (it says something)."""
-    tokens = _words(rationale)
     own = _option_words(option_text)
-    said = [t for t in tokens if t not in _FILLER and not _LETTER.match(t) and _key(t) not in own]
-    if said:
-        return None
+    # stop at the first word of substance: almost every rationale has one among its first words
+    low = plain(rationale).lower()
+    for m in _WORDS.finditer(low):
+        t = m.group(0).replace("’", "'")
+        if t not in _FILLER and not _LETTER.match(t) and _key(t) not in own:
+            return None
+    tokens = _words(rationale)
     if any(t in _VERDICT or t in _POINTER for t in tokens):
         return "verdict"  # "The answer is not S3." names the verdict without the adjective
     if _negations(tokens) > _negations(_words(option_text)):
