@@ -355,3 +355,19 @@ def test_parts_sort_by_id_then_by_their_text_whatever_the_ids(pairs):
     parts = [{"id": i, "text": t} for i, t in pairs]
     full = sorted(parts, key=lambda p: (str(p.get("id", "")), json.dumps(p, sort_keys=True, ensure_ascii=False)))
     assert _by_id(parts) == full
+
+
+# The characters that decide how `_lines` cuts a text: line ends, blank lines, fences, list
+# markers, headings, quotes, table bars, spaces of other kinds and a combining accent (NFC).
+_LAYOUT = "ab \n\n\t\r-*+1.)#>|`~\u00a0\u2028e\u0301é"
+
+
+def test_the_fast_paths_of_normal_text_agree_with_reading_line_by_line():
+    from qlint.project.contenthash import _lines
+
+    rng = random.Random(3)
+    for _ in range(30000):
+        text = "".join(rng.choice(_LAYOUT) for _ in range(rng.randint(0, 24)))
+        assert normal_text(text) == _lines(text), repr(text)
+    wrapped = "Which service\nstores objects\n  durably?\n"
+    assert normal_text(wrapped) == "Which service stores objects durably?" == _lines(wrapped)

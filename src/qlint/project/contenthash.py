@@ -48,7 +48,15 @@ def normal_text(text: str) -> str:
             return " ".join(body.split())
         if len(body) == len(text):  # a fence line followed by a break opens a block: read it line by line
             return body.strip()
+    elif "\r" not in text and _STRUCTURE.search(text) is None:
+        # one wrapped paragraph (most block scalars): what `_lines` makes of it, in one join
+        return " ".join((text if text.isascii() else unicodedata.normalize("NFC", text)).split())
     return _lines(text)
+
+
+# Whatever makes `_lines` keep a line break: a fence, a block start, a blank line between lines.
+# (`^\s*` may run over a line end and match a later line: that only sends a text to `_lines`.)
+_STRUCTURE = re.compile(r"^\s*(?:```|~~~|[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|)|\n[^\S\n]*\n", re.M)
 
 
 def _lines(text: str) -> str:
