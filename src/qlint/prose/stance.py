@@ -22,6 +22,7 @@ Every function here is pure and memoised per string or per question (`qlint.pros
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 from qlint.prose.views import per_question, per_text, view
 from qlint.model import Question
@@ -87,13 +88,8 @@ def option_words(text: str) -> frozenset[str]:
     plain = view(text).plain
     if "’" in plain:
         plain = plain.replace("’", "'")
-    memo = _token_memo
-    out: set[str] = set()
-    for t in _WORD.findall(plain):  # one pass: this runs on every option, stem and rationale
-        words = memo[t]
-        if words:
-            out.update(words)
-    return frozenset(out)
+    # one pass in C: this runs on every option, stem and rationale
+    return frozenset(chain.from_iterable(map(_token_memo.__getitem__, _WORD.findall(plain))))
 
 
 @per_question
@@ -126,6 +122,17 @@ _BREAKS = frozenset(",;:.!?()")
 _SCOPED = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]*|[,;:.!?()]")
 
 
+def _scoped_token(r: str) -> tuple[tuple[str, ...], bool]:
+    """(the stemmed keys one token gives `_scoped_tokens`, whether it opens a contrast scope)."""
+    cased = r.strip("-'")
+    keys = (stem(cased), *map(stem, filter(None, cased.split("-")))) if "-" in cased else (stem(cased),)
+    low = cased.lower()
+    return keys, low in _CONTRAST or low.endswith("n't")
+
+
+_scoped_memo = WordMemo(_scoped_token)  # a bank's tokens repeat: each is read once
+
+
 @per_text
 def _scoped_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(all stemmed tokens, stemmed tokens outside contrast and negation scopes)."""
@@ -135,28 +142,17 @@ def _scoped_tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     every: list[str] = []
     free: list[str] = []
     left = 0
-    st, contrast, breaks = stem, _CONTRAST, _BREAKS  # locals: one pass per token of every text
+    memo, breaks = _scoped_memo, _BREAKS  # locals: one pass per token of every text
     for r in _SCOPED.findall(plain):
         if r in breaks:
             left = 0
             continue
-        cased = r.strip("-'")
-        if "-" in cased:
-            keys = [st(cased), *map(st, filter(None, cased.split("-")))]
-            every += keys
-        else:
-            keys = None
-            key = st(cased)
-            every.append(key)
-        low = cased.lower()
-        if low in contrast or low.endswith("n't"):
+        keys, opens = memo[r]
+        every += keys
+        if opens:
             left = _CONTRAST_SPAN
-            continue
-        if left:
+        elif left:
             left -= 1
-            continue
-        if keys is None:
-            free.append(key)
         else:
             free += keys
     return tuple(every), tuple(free)
