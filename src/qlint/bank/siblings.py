@@ -44,7 +44,8 @@ def distinguishing(a: BankEntry, b: BankEntry) -> tuple[list[str], list[str]]:
     ta, tb = a.stem_tokens(), b.stem_tokens()
     changed_a: list[str] = []
     changed_b: list[str] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes():
+    opcodes = SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag != "equal":
             changed_a += ta[i1:i2]
             changed_b += tb[j1:j2]
@@ -52,8 +53,51 @@ def distinguishing(a: BankEntry, b: BankEntry) -> tuple[list[str], list[str]]:
     only_a = [t for t in dict.fromkeys(changed_a) if t not in moved and t in _content([t])]
     only_b = [t for t in dict.fromkeys(changed_b) if t not in moved and t in _content([t])]
     # a word and its misspelling ("tiene" / "tene") are one word: a typo makes no other question
-    return ([t for t in only_a if not any(_misspelt(t, u) for u in only_b)],
-            [u for u in only_b if not any(_misspelt(t, u) for t in only_a)])
+    only_a, only_b = ([t for t in only_a if not any(_misspelt(t, u) for u in only_b)],
+                      [u for u in only_b if not any(_misspelt(t, u) for t in only_a)])
+    # a direction swapped ("from the region to the internet" / "from the internet to the region",
+    # "copied to" / "copied from"): function words carry the difference, so both stems ask something
+    if not only_a or not only_b:
+        turned_a, turned_b = _turned(ta, tb, opcodes)
+        if turned_a and turned_b:
+            return only_a or turned_a, only_b or turned_b
+    return only_a, only_b
+
+
+# Function words that set a direction or a comparison, with their opposites.
+_OPPOSITES = {a: b for x, y in (("to", "from"), ("into", "out"), ("before", "after"), ("above", "below"),
+                                ("over", "under"), ("up", "down"), ("more", "less"), ("most", "least"),
+                                ("with", "without"), ("inbound", "outbound")) for a, b in ((x, y), (y, x))}
+_DIRECTIONS = frozenset(("to", "from", "into", "onto", "than"))
+
+
+def _relations(tokens: list[str]) -> list[str]:
+    """"to internet", "from region": each direction word with the content word that follows it."""
+    out = []
+    for i, t in enumerate(tokens):
+        if t in _DIRECTIONS:
+            nxt = next((u for u in tokens[i + 1:i + 4] if u not in STOPWORDS), None)
+            if nxt is not None:
+                out.append(f"{t} {nxt}")
+    return list(dict.fromkeys(out))
+
+
+def _turned(ta: list[str], tb: list[str], opcodes: list[tuple[str, int, int, int, int]]) -> tuple[list[str], list[str]]:
+    """What each stem says that the other turns around: a word replaced in place by its opposite
+    ("copied to" / "copied from"), or the same direction words before the same words paired the
+    other way ("from X to Y" / "from Y to X"). Empty lists when neither."""
+    swaps = [(ta[i1], tb[j1]) for tag, i1, i2, j1, j2 in opcodes
+             if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and _OPPOSITES.get(ta[i1]) == tb[j1]]
+    if swaps:
+        return [x for x, _ in swaps], [y for _, y in swaps]
+    ra, rb = _relations(ta), _relations(tb)
+    if not ra or set(ra) == set(rb):
+        return [], []
+    heads = lambda rs: Counter(r.split(" ")[0] for r in rs)  # noqa: E731
+    tails = lambda rs: Counter(r.split(" ")[1] for r in rs)  # noqa: E731
+    if heads(ra) == heads(rb) and tails(ra) == tails(rb):
+        return [r for r in ra if r not in rb], [r for r in rb if r not in ra]
+    return [], []
 
 
 def _misspelt(a: str, b: str) -> bool:

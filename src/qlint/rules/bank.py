@@ -328,7 +328,10 @@ def template_sibling(bank: Bank, ctx) -> Iterator[Finding]:
     lacks (a subject, a number, code) and their keys differ, or the shared key names nothing
     ("True", "3"). The stems are compared word by word, so a word swapped in place counts even
     where the other stem uses it elsewhere ("the plan runs a night bus" / "... a night tram" in
-    a series on one scenario that names the tram line already); words that only moved do not. "How many legs does a spider have?" and "... a dragonfly have?" over the same
+    a series on one scenario that names the tram line already); words that only moved do not,
+    unless they turn a direction around ("data copied from the region to the internet" / "... from
+    the internet to the region", "copied to" / "copied from": function words, but the statements
+    say opposite things). "How many legs does a spider have?" and "... a dragonfly have?" over the same
     numbers are siblings; "What is the largest planet?" and "Which is the largest planet in the
     solar system?", both keyed Jupiter, are a duplicate (B006). The finding names the other
     question and the words that tell them apart.
