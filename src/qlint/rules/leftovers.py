@@ -79,10 +79,14 @@ def _note(body: str) -> re.Match[str] | None:
     low = body.lower()
     first = None
     for words, pattern in _NOTE_PARTS:
-        if any(w in low for w in words):
-            m = pattern.search(body)
-            if m is not None and (first is None or m.start() < first.start()):
-                first = m
+        for w in words:  # a loop, not any(): no generator per form
+            if w in low:
+                break
+        else:
+            continue
+        m = pattern.search(body)
+        if m is not None and (first is None or m.start() < first.start()):
+            first = m
     return first
 
 
