@@ -149,7 +149,9 @@ def is_code_option(text: str) -> bool:
 def has_code_stem(stem: str) -> bool:
     """A stem that holds code: a fenced or indented block, or an inline code span."""
     s = stem or ""
-    return bool(_FENCE.search(s) or ("`" in s and _SPAN.search(s)) or _INDENTED.search(s))
+    # (each pattern needs a character the literal tests look for: most stems have none of them)
+    return bool((("```" in s or "~~~" in s) and _FENCE.search(s)) or ("`" in s and _SPAN.search(s))
+                or (("    " in s or "\t" in s) and _INDENTED.search(s)))
 
 
 # --- numbers ----------------------------------------------------------------------------------
@@ -176,6 +178,7 @@ def is_numeric_option(text: str) -> bool:
 # --- stems ------------------------------------------------------------------------------------
 
 # no optional blanks before the first word: each start in a run of blanks would rescan the run
+_NOTE_WORDS = ("choose", "select", "pick")
 _NOTE = re.compile(r"(?:\(\s*)?(?:choose|select|pick)\s+\w+(?:\s+(?:answers?|options?))?\s*\.?\s*\)?\.?\s*$", re.I)
 _BLANK = re.compile(r"_{3,}|\[\s*blank\s*\]|\.{3}|…", re.I)
 _ASKS = re.compile(
@@ -193,7 +196,10 @@ _CODE_BLOCK = re.compile(r"^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$", re.S
 
 def _prose_of(stem: str) -> str:
     """The stem without code blocks or its trailing "(Choose N.)" note."""
-    return _NOTE.sub("", _CODE_BLOCK.sub(" ", stem or "")).strip()
+    body = _CODE_BLOCK.sub(" ", stem or "") if ("```" in (stem or "") or "~~~" in (stem or "")) else (stem or "")
+    if body.isascii() and not any(w in body.lower() for w in _NOTE_WORDS):
+        return body.strip()  # every note holds one of its verbs
+    return _NOTE.sub("", body).strip()
 
 
 def sentences(text: str) -> list[str]:
@@ -257,8 +263,13 @@ _ASKS_N = re.compile(
     rf"|\b(?:which|what)\s+{_COUNT}\b|\ball\s+that\s+apply\b|\bone\s+or\s+more\b", re.I)
 
 
+# The same pattern for lower-cased ASCII text: case-blind matching costs four times as much.
+_ASKS_N_LOWER = re.compile(_ASKS_N.pattern)
+
+
 def asks_for_several(stem: str) -> bool:
-    return bool(_ASKS_N.search(stem or ""))
+    stem = stem or ""
+    return bool(_ASKS_N_LOWER.search(stem.lower()) if stem.isascii() else _ASKS_N.search(stem))
 
 
 @per_question

@@ -10,7 +10,7 @@ from qlint.diagnostic import Edit, Fix
 from qlint.loading.positions import join_pointer
 from qlint.model import ITEM_TYPES, Question
 from qlint.rules import Finding, rule
-from qlint.text import HIDDEN, PLACEHOLDER_MARKER, hidden_name, is_bidi, skeleton
+from qlint.text import HIDDEN, PLACEHOLDER_MARKER, has_marker, hidden_name, is_bidi, skeleton
 
 _HARD_BREAK = re.compile(r"\S {2,}$")  # Markdown renders two trailing spaces as a line break
 
@@ -88,7 +88,7 @@ def unfinished_text(q: Question, ctx) -> Iterator[Finding]:
     """
     # look-alike letters and invisible characters cannot hide a marker ("ТODO" with a Cyrillic
     # Т, "TO\u200bDO"): the search runs on the skeleton, which is the text itself for ASCII
-    if not _MARKER.search(skeleton(all_text(q))):
+    if not has_marker(skeleton(all_text(q))):
         return  # no marker anywhere: the common case, decided with one search
     for path, text in strings(q):
         found = _MARKER.search(skeleton(text))
