@@ -54,20 +54,31 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower())) - _COMMON
 
 
+def _scores(said: list[str], options: list[int], texts: list[str]) -> list[list[tuple[int, int]]]:
+    """Per sentence, (count, option) for each of `options`, best first: how many of the option's
+    own words (those no other of `options` has) the sentence's opening words hold."""
+    own = {o: _words(texts[o]) - _GENERIC - set().union(*(_words(texts[u]) for u in options if u != o))
+           for o in options}
+    out = []
+    for sentence in said:
+        head = _words(" ".join(sentence.split()[:_HEAD]))
+        out.append(sorted(((len(own[o] & head), o) for o in options), reverse=True))
+    return out
+
+
+def _claims(said: list[str], options: list[int], texts: list[str]) -> list[int | None]:
+    """Per sentence, the option its opening words name when that option leads clearly; else None."""
+    return [s[0][1] if s[0][0] and (len(s) == 1 or s[0][0] > s[1][0]) else None
+            for s in _scores(said, options, texts)]
+
+
 def _by_name(said: list[str], options: list[int], texts: list[str], strict: bool = False) -> list[int] | None:
     """The option each sentence is about, in sentence order. A sentence is about the option
     whose own words (those no other of `options` has) its opening words hold most, when that
     option leads clearly and no other sentence claims it. Some sources list the sentences out of
     option order, and some sentences are about options the question does not have: those fill
     the unclaimed options in order. `strict`: None unless every sentence names its option."""
-    own = {o: _words(texts[o]) - _GENERIC - set().union(*(_words(texts[u]) for u in options if u != o))
-           for o in options}
-    claims: list[int | None] = []
-    for sentence in said:
-        head = _words(" ".join(sentence.split()[:_HEAD]))
-        scores = sorted(((len(own[o] & head), o) for o in options), reverse=True)
-        clear = scores[0][0] and (len(scores) == 1 or scores[0][0] > scores[1][0])
-        claims.append(scores[0][1] if clear else None)
+    claims = _claims(said, options, texts)
     # two sentences on one option: neither keeps it (a stronger match is no safer: the opening
     # words often restate the stem's subject, "Multiple Availability Zones ... within a Region")
     claims = [c if c is not None and claims.count(c) == 1 else None for c in claims]
@@ -75,6 +86,40 @@ def _by_name(said: list[str], options: list[int], texts: list[str], strict: bool
         return None
     rest = iter(o for o in options if o not in claims)
     return [c if c is not None else next(rest) for c in claims]
+
+
+def _grouped(said: list[str], options: list[int], texts: list[str]) -> list[str] | None:
+    """More sentences than options: a sentence whose opening names an option starts that
+    option's reason, the sentences after it that name none continue it ("Backup and restore has
+    the highest recovery time. Data is restored from backups after ..."). None unless the first
+    sentence names an option, each option is named by exactly one sentence and every other
+    sentence names none of them (a tie is no safe place to cut)."""
+    scores = _scores(said, options, texts)
+    claims = _claims(said, options, texts)
+    if claims[0] is None or sorted(c for c in claims if c is not None) != sorted(options):
+        return None
+    if any(c is None and s[0][0] for c, s in zip(claims, scores)):
+        return None
+    groups: list[list[str]] = []
+    for sentence, c in zip(said, claims):
+        if c is not None:
+            groups.append([])
+        groups[-1].append(sentence)
+    return [" ".join(g) for g in groups]
+
+
+def _distractor_reasons(paras: list[str], distractors: list[int], texts: list[str]) -> list[str] | None:
+    """The reasons after the key's paragraph, one per distractor (in the source's order), or
+    None: the second paragraph's sentences, grouped by the option each opens on when there are
+    more; or, where each distractor has a paragraph of its own, those paragraphs."""
+    if len(paras) > 2 and len(paras) - 1 == len(distractors):
+        return paras[1:]
+    if len(paras) != 2 or not distractors:
+        return None
+    said = sentences(paras[1])
+    if len(said) == len(distractors):
+        return said
+    return _grouped(said, distractors, texts) if len(said) > len(distractors) else None
 
 
 def snts42(root: Path) -> Iterator[Converted]:
@@ -90,16 +135,15 @@ def snts42(root: Path) -> Iterator[Converted]:
             paras = [p.strip() for p in explanation.split("\n") if p.strip()]
             rationales: dict[int, str] = {}
             distractors = [i for i in range(len(texts)) if i not in keys]
-            if len(paras) == 2:
-                said = sentences(paras[1])
-                if len(said) == len(distractors):
-                    rationales.update(zip(_by_name(said, distractors, texts) or (), said))
-                    if len(keys) == 1:
-                        rationales[next(iter(keys))] = paras[0]
-                    else:
-                        first = sentences(paras[0])
-                        if len(first) == len(keys):
-                            rationales.update(zip(_by_name(first, sorted(keys), texts, strict=True) or (), first))
+            said = _distractor_reasons(paras, distractors, texts)
+            if said is not None:
+                rationales.update(zip(_by_name(said, distractors, texts) or (), said))
+                if len(keys) == 1:
+                    rationales[next(iter(keys))] = paras[0]
+                else:
+                    first = sentences(paras[0])
+                    if len(first) == len(keys):
+                        rationales.update(zip(_by_name(first, sorted(keys), texts, strict=True) or (), first))
             qid = f"snts-{exam.lower()}-{domain}-{item['id']}".replace("_", "-")
             data = _question(_slug(qid, 80), exam, domain, str(item["question"]).strip(), texts, keys,
                              explanation or None, rationales, [])
