@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.prose.misplaced import misplaces
 from qlint.prose.relevance import against, asked, claimed
 from qlint.prose.shapes import CODE_OPTIONS, NO_REASONS, TRUE_FALSE, shapes
 from qlint.prose.views import per_question, view
@@ -318,7 +319,12 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     or when the rationale calls the key an anti-pattern or says it contradicts the requirement.
     A clause with no subject of its own ("..., and is a messaging tool with no capability to
     store code", "..., providing neither ...") and "which is unrelated to <what is asked>" after
-    the key's own statement are read as about the key. Negated burdens ("does not require
+    the key's own statement are read as about the key. It also reports a key's rationale that
+    places the key outside what is asked with no negation (`qlint.prose.misplaced`): "is the
+    opposite of" / "contradicts" a word of the stem, "rather than" two or more words of the
+    lead-in ("... runs builds rather than storing the versions of the code"), or "is the
+    customer's responsibility" where the stem gives that noun one other owner ("Which task is
+    the responsibility of AWS?"). Negated burdens ("does not require
     servers", "no need to manage") are praise and pass, unless what they negate is what the
     question asks ("does not manage connections between VPCs"), as do negations in subordinate
     clauses ("so that a failure does not cascade") and explicit verdicts against the key, which
@@ -346,7 +352,7 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     """
     if negative_stem(q):
         return
-    asked = option_words(lead_in(q.stem)).difference(*(option_words(o.text) for o in q.options))
+    lead = option_words(lead_in(q.stem)).difference(*(option_words(o.text) for o in q.options))
     ident = identity(q)
     for o in q.keys:
         text = _rationale(o)
@@ -354,10 +360,15 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
             continue  # no reason (K001), a Yes/No option, or an option that is itself a negation
         if rejects(text, ident[o.index]):
             continue  # an explicit verdict against the key: K010's finding
-        said = denies(text, ident[o.index], asked, option_words(o.text))
+        said = denies(text, ident[o.index], lead, option_words(o.text))
         if said:
             yield Finding(f"{o.pointer}/rationale",
                           f"the key {o.id!r} has a rationale that says it does not do what the question asks ({said!r})")
+            continue
+        said = misplaces(text, q.stem, asked(q), lead, option_words(o.text))
+        if said:
+            yield Finding(f"{o.pointer}/rationale",
+                          f"the key {o.id!r} has a rationale that places it outside what the question asks ({said!r})")
 
 
 @rule(
