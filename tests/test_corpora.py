@@ -18,7 +18,7 @@ import corpora  # noqa: E402
 
 # corpus -> (questions, of them multiple-answer, with at least one mapped rationale)
 COUNTS = {
-    "snts42-cloudcertprep": (1070, 221, 989),
+    "snts42-cloudcertprep": (1070, 221, 1013),
     "kananinirav-clf-c02": (1142, 267, 0),
     "lydiahallie-javascript-questions": (155, 0, 0),
     "msahihi-kcna": (120, 0, 0),
@@ -147,9 +147,14 @@ def test_snts42_reasons_of_several_sentences_are_grouped_by_the_option_each_open
     # a paragraph per distractor
     assert _distractor_reasons([key, "EBS gives volumes.", "Lambda runs.", "RDS hosts."], [1, 2, 3], texts) == \
         ["EBS gives volumes.", "Lambda runs.", "RDS hosts."]
-    # no safe cut: a continuation that names an option as weakly as another (a tie), an option named twice,
-    # a first sentence that names none
-    assert _distractor_reasons([key, "EBS gives volumes. Lambda or RDS may help. Lambda runs. RDS hosts."],
+    # a sentence naming the option again, less strongly than the first, continues its reason
+    texts = ["Amazon S3", "Amazon EBS volumes", "AWS Lambda", "Amazon RDS"]
+    assert _distractor_reasons([key, "EBS volumes attach. EBS serves one instance. Lambda runs. RDS hosts."],
+                               [1, 2, 3], texts) == ["EBS volumes attach. EBS serves one instance.", "Lambda runs.", "RDS hosts."]
+    # no safe cut: a tie, a stronger naming of the current option (its reason starts there), an
+    # option that starts two reasons, a first sentence that names none
+    assert _distractor_reasons([key, "EBS gives volumes. EBS or RDS may help. Lambda runs. RDS hosts."],
                                [1, 2, 3], texts) is None
-    assert _distractor_reasons([key, "EBS gives volumes. EBS again. Lambda runs. RDS hosts."], [1, 2, 3], texts) is None
+    assert _distractor_reasons([key, "EBS attach. EBS volumes attach. Lambda runs. RDS hosts."], [1, 2, 3], texts) is None
+    assert _distractor_reasons([key, "EBS gives volumes. Lambda runs. EBS again. RDS hosts."], [1, 2, 3], texts) is None
     assert _distractor_reasons([key, "Volumes attach. EBS gives volumes. Lambda runs. RDS hosts."], [1, 2, 3], texts) is None

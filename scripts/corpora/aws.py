@@ -90,22 +90,26 @@ def _by_name(said: list[str], options: list[int], texts: list[str], strict: bool
 
 def _grouped(said: list[str], options: list[int], texts: list[str]) -> list[str] | None:
     """More sentences than options: a sentence whose opening names an option starts that
-    option's reason, the sentences after it that name none continue it ("Backup and restore has
-    the highest recovery time. Data is restored from backups after ..."). None unless the first
-    sentence names an option, each option is named by exactly one sentence and every other
-    sentence names none of them (a tie is no safe place to cut)."""
-    scores = _scores(said, options, texts)
-    claims = _claims(said, options, texts)
-    if claims[0] is None or sorted(c for c in claims if c is not None) != sorted(options):
+    option's reason, and the sentences after it that name none, or name that option again less
+    strongly, continue it ("Backup and restore has the highest recovery time. Data is restored
+    from backups after ..."). None unless the first sentence names an option and each option
+    starts exactly one reason; a sentence naming options equally (a tie) or naming the current
+    option more strongly than its reason's first sentence (which would then start elsewhere) is
+    no safe place to cut."""
+    groups: list[tuple[int, int, list[str]]] = []  # (option, strength of the first sentence, sentences)
+    for sentence, scores in zip(said, _scores(said, options, texts)):
+        best, option = scores[0]
+        if best and len(scores) > 1 and scores[1][0] == best:
+            return None  # a tie
+        if best and (not groups or groups[-1][0] != option):
+            groups.append((option, best, [sentence]))
+        elif groups and (not best or best < groups[-1][1]):
+            groups[-1][2].append(sentence)
+        else:
+            return None  # the first sentence names no option, or a stronger naming of the current one
+    if sorted(o for o, _n, _g in groups) != sorted(options):
         return None
-    if any(c is None and s[0][0] for c, s in zip(claims, scores)):
-        return None
-    groups: list[list[str]] = []
-    for sentence, c in zip(said, claims):
-        if c is not None:
-            groups.append([])
-        groups[-1].append(sentence)
-    return [" ".join(g) for g in groups]
+    return [" ".join(g) for _o, _n, g in groups]
 
 
 def _distractor_reasons(paras: list[str], distractors: list[int], texts: list[str]) -> list[str] | None:
