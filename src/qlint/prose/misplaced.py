@@ -10,21 +10,25 @@ against an option by placing it elsewhere, and a moved key carries such a reason
   more words of the lead-in that no option has: "... handles the migration rather than
   providing a central place to track it" under "Which service provides a central place to
   track ...?".
+- *Dearer*: "more expensive", "the most costly", "higher cost" where the lead-in asks for the
+  cheapest ("most cost-effective", "lowest cost", "minimise costs").
 - *Owned elsewhere*: "is (entirely) the customer's responsibility" when the stem gives that
   noun one owner and it is another ("Which task is the responsibility of AWS?"). The stem's
   owner of a noun N: "W's N", "N of (the) W", "W has (sole) N", "a W N", or a capitalised W
   just before N ("Is AWS responsible ...": word forms agree on five letters). An owner the
   option's own text names is the option's subject, not a recategorisation.
 
-Each reading needs a main clause (or "X ..., which is the opposite of ..."); a subordinate
-clause describes something else. Pure and memoised per text (`qlint.prose.views`).
+Each reading needs a main clause (or "X ..., which is the opposite of ...", "..., making it the
+most expensive ..."); a subordinate clause describes something else. "Rather than" only needs
+its part of the sentence not to open with a subordinator: a relative clause inside it ("it
+governs which products are deployed rather than ...") leaves the comparison about the subject. Pure and memoised per text (`qlint.prose.views`).
 """
 
 from __future__ import annotations
 
 import re
 
-from qlint.prose.stance import _clause_head, clauses, option_words, stem
+from qlint.prose.stance import _COORD, _SUBORD, _clause_head, clauses, option_words, stem
 from qlint.prose.views import per_text
 
 _TOK = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]*")
@@ -33,16 +37,29 @@ _OPPOSED = re.compile(r"\b(?:(?:is|are) (?:the )?opposite of|contradict(?:s|ing)
 _INSTEAD = re.compile(r"\b(?:rather than|instead of)\b", re.I)
 _OWNED = re.compile(r"\b(?:is|are|remains?)(?: (?:entirely|solely|fully|always|still|wholly))? (?:the |an? )?"
                     r"([A-Za-z]+)(?:'s|') ([A-Za-z]+)", re.I)
+_DEARER = re.compile(r"\b(?:more|most) (?:expensive|costly)\b|\bcostlier\b|\b(?:higher|highest) (?:cost|price)s?\b", re.I)
+_CHEAPEST = re.compile(r"\b(?:(?:most|more) )?cost[- ]effective\b|\blowest[- ](?:cost|price)\b|\bleast expensive\b"
+                       r"|\bcheapest\b|\bmost economical\b|\b(?:minimi[sz]e|reduce|lower)s? (?:the )?costs?\b", re.I)
 _AIMS = frozenset(stem(w) for w in "requirement requirements principle principles goal need".split())
 _OPPOSED_SPAN = 6
 _INSTEAD_SPAN = 8
 _WHICH = re.compile(r"\bwhich\s*$", re.I)
+_MAKING = re.compile(r"\bmaking (?:it|them|this) (?:the |an? )?(?:\w+ )?$", re.I)
 
 
 def _after(clause: str, end: int, n: int) -> frozenset[str]:
     """Word keys of the first `n` words after `end`, up to the next clause break."""
     tail = re.split(r"[,;:]", clause[end:], maxsplit=1)[0]
     return frozenset(stem(t) for t in _TOK.findall(tail)[:n])
+
+
+def _opens_subordinate(clause: str, at: int) -> bool:
+    """The part of `clause` holding `at` (after its last comma or coordinator) opens with a
+    subordinator ("so that ...", "because ..."); a relative clause inside it ("it governs which
+    products are deployed rather than ...") leaves the comparison about the subject."""
+    before = clause[:at]
+    cuts = [m.end() for m in _COORD.finditer(before)]
+    return bool(_SUBORD.match(before[cuts[-1]:] if cuts else before))
 
 
 @per_text
@@ -55,8 +72,11 @@ def _readings(text: str) -> tuple[tuple[str, str, frozenset[str], str], ...]:
                 continue
             out.append(("opposed", m.group(0), _after(c, m.end(), _OPPOSED_SPAN), ""))
         for m in _INSTEAD.finditer(c):
-            if _clause_head(c, m.start()) is not None:
+            if _clause_head(c, m.start()) is not None or not _opens_subordinate(c, m.start()):
                 out.append(("instead", m.group(0), _after(c, m.end(), _INSTEAD_SPAN), ""))
+        for m in _DEARER.finditer(c):
+            if _clause_head(c, m.start()) is not None or _MAKING.search(c[: m.start()]):
+                out.append(("dearer", m.group(0), frozenset(), ""))
         for m in _OWNED.finditer(c):
             if _clause_head(c, m.start()) is not None:
                 out.append(("owned", m.group(0), frozenset({stem(m.group(2))}), stem(m.group(1))))
@@ -92,7 +112,7 @@ def owners(text: str) -> dict[str, frozenset[str]]:
     return {n: frozenset(w) for n, w in found.items()}
 
 
-def misplaces(text: str, stem_text: str, asked: frozenset[str], lead: frozenset[str],
+def misplaces(text: str, stem_text: str, lead_text: str, asked: frozenset[str], lead: frozenset[str],
               own: frozenset[str]) -> str | None:
     """The phrase if `text`, a reason about an option whose text has the words `own`, places
     the option outside what is asked: opposed to a stem word (`asked`) or an aim, "rather than"
@@ -103,6 +123,8 @@ def misplaces(text: str, stem_text: str, asked: frozenset[str], lead: frozenset[
         if kind == "opposed" and after & (asked | _AIMS):
             return said
         if kind == "instead" and len(after & lead) >= 2:
+            return said
+        if kind == "dearer" and _CHEAPEST.search(lead_text):
             return said
         if kind == "owned":
             noun = next(iter(after))

@@ -322,7 +322,8 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     the key's own statement are read as about the key. It also reports a key's rationale that
     places the key outside what is asked with no negation (`qlint.prose.misplaced`): "is the
     opposite of" / "contradicts" a word of the stem, "rather than" two or more words of the
-    lead-in ("... runs builds rather than storing the versions of the code"), or "is the
+    lead-in ("... runs builds rather than storing the versions of the code"), "the most
+    expensive" where the lead-in asks for the most cost-effective, or "is the
     customer's responsibility" where the stem gives that noun one other owner ("Which task is
     the responsibility of AWS?"). Negated burdens ("does not require
     servers", "no need to manage") are praise and pass, unless what they negate is what the
@@ -365,7 +366,7 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
             yield Finding(f"{o.pointer}/rationale",
                           f"the key {o.id!r} has a rationale that says it does not do what the question asks ({said!r})")
             continue
-        said = misplaces(text, q.stem, asked(q), lead, option_words(o.text))
+        said = misplaces(text, q.stem, lead_in(q.stem), asked(q), lead, option_words(o.text))
         if said:
             yield Finding(f"{o.pointer}/rationale",
                           f"the key {o.id!r} has a rationale that places it outside what the question asks ({said!r})")
