@@ -22,7 +22,7 @@ from qlint.rules.stem import negative_lead_words
 from qlint.text import same_text
 from qlint.prose.answers import _own_abbreviations, argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
-from qlint.prose.stance import _CAMEL, NEGATION, REFUTE, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.stance import _CAMEL, NEGATION, REFUTE, VENDOR, VENDOR_STEMS, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
@@ -140,8 +140,9 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
 @per_question
 def _own_words(q: Question) -> tuple[frozenset[str], ...]:
     """Per option, its words that no other option has, the stem's words included: an explanation
-    that says "database" names the key "Database Migration Service" even when the stem says it."""
-    words = [option_words(o.text) for o in q.options]
+    that says "database" names the key "Database Migration Service" even when the stem says it.
+    The vendor prefix names none: "Moving to AWS ..." does not name "AWS IAM" beside "Amazon VPC"."""
+    words = [option_words(o.text) - VENDOR_STEMS for o in q.options]
     ident = identity(q)
     return tuple(ident[i] | (w - frozenset().union(*(v for j, v in enumerate(words) if j != i)))
                  for i, w in enumerate(words))
