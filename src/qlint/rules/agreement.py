@@ -94,7 +94,9 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
       or all, outside contrasts and not refuting it) more than about some key, while that
       distractor's own reason does not argue against it (no refutation, verdict or denial, no
       negation before its first comma) and no key's reason calls it correct. This is the moved
-      key whose reasons only describe the options: the explanation still opens on the old key;
+      key whose reasons only describe the options: the explanation still opens on the old key.
+      With several keys, each of the first paragraph's first sentences (one per key) is an
+      opening, since a key paragraph often gives each key a sentence;
     Camel-case names are matched whole: "cloud" does not name "CloudTrail". A key is named by
     its short forms and letter too ("Amazon Machine Image" names "AMI", "Upfront" names
     "Up-front"); a negation is a refutation only when its subject is the option or "it"/"this"
@@ -210,7 +212,9 @@ def _opening_outweighs_key(q: Question) -> int | None:
     """Where the options carry reasons: the distractor the explanation's opening sentence is
     about more than about some key, while that distractor's own reason does not argue against
     it. The opening sentence is where an explanation states its answer; the reasons are the
-    writer's verdicts, so a distractor reason that denies its option keeps the reading out."""
+    writer's verdicts, so a distractor reason that denies its option keeps the reading out. With
+    several keys, each of the first paragraph's first sentences, one per key, is an opening (a
+    key paragraph often gives each key a sentence)."""
     if shapes(q) & _SKIPPED:
         return None  # no reasons to corroborate; True/False and code options have no words to weigh
     ident = identity(q)
@@ -218,7 +222,20 @@ def _opening_outweighs_key(q: Question) -> int | None:
     reading = _reading(q)
     if not reading or any(not ident[k] for k in keys):
         return None
-    opening, named = reading[0]
+    if any(claimed(q, k) for k in keys):
+        return None  # a key's reason says it is correct: K010/K014 read the verdicts
+    first = view(q.explanation.strip().split("\n", 1)[0]).sentences if len(keys) > 1 else ()
+    for opening, named in reading[:max(1, min(len(keys), len(first)))]:
+        d = _outweighs(q, opening, named, keys)
+        if d is not None:
+            return d
+    return None
+
+
+def _outweighs(q: Question, opening: str, named: tuple[tuple[int, str], ...], keys: list[int]) -> int | None:
+    """The distractor `opening` is about more than about some key, whose reason does not argue
+    against it (see `_opening_outweighs_key`), or None."""
+    ident = identity(q)
     lead = sorted(((mentions(opening, ident[i], free_only=True), i) for i, st in named
                    if i not in keys and st != "refute"), reverse=True)
     if not lead or (len(lead) > 1 and lead[0][0] == lead[1][0]):
@@ -233,8 +250,6 @@ def _opening_outweighs_key(q: Question) -> int | None:
     text = _rationale(q.options[d]) or ""
     if text and _reason_against(q, d, text):
         return None
-    if any(claimed(q, k) for k in keys):
-        return None  # a key's reason says it is correct: K010/K014 read the verdicts
     return d
 
 
