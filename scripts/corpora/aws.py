@@ -1,7 +1,9 @@
 """The two AWS banks: snts42/cloudcertprep (JSON per exam and domain) and kananinirav (Markdown exams).
 
 - snts42: the explanation's first paragraph says why the key is right, the second has one sentence
-  per distractor, usually in option order. The source keys neither to options. When the sentence
+  per distractor, usually in option order (or several, each reason opening on its option; or a
+  paragraph each; the SAA-C03 items give one paragraph of one sentence per option, the key's
+  first). The source keys neither to options. When the sentence
   count equals the distractor count, each distractor gets as `rationale` the sentence whose
   subject (its opening words) names it, the others in option order; a single key gets the first
   paragraph, several keys one sentence each of it only when each sentence's subject names its key
@@ -140,6 +142,12 @@ def snts42(root: Path) -> Iterator[Converted]:
             rationales: dict[int, str] = {}
             distractors = [i for i in range(len(texts)) if i not in keys]
             said = _distractor_reasons(paras, distractors, texts)
+            if said is None and len(paras) == 1 and len(keys) == 1:
+                # one paragraph of one sentence per option, the key's first (the SAA-C03 items)
+                every = sentences(paras[0])
+                if len(every) == len(texts) and _claims(every[:1], list(range(len(texts))), texts) == sorted(keys):
+                    paras = [every[0]]
+                    said = every[1:]
             if said is not None:
                 rationales.update(zip(_by_name(said, distractors, texts) or (), said))
                 if len(keys) == 1:
