@@ -22,7 +22,7 @@ from qlint.rules.stem import negative_lead_words
 from qlint.text import same_text
 from qlint.prose.answers import _own_abbreviations, argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
-from qlint.prose.stance import _CAMEL, NEGATION, REFUTE, VENDOR, VENDOR_STEMS, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.stance import _CAMEL, _scoped_tokens, NEGATION, REFUTE, VENDOR, VENDOR_STEMS, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
@@ -330,7 +330,9 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     Reads each key's rationale for a negated predicate about the key (a clause whose subject is
     the key, or "it"/"this", or a consequence "so it does not ...") and reports it when the
     negated words include a word of the lead-in that no option has ("Which service stores source
-    code?" and "... but does not store source code"), or when the clause denies the key's own
+    code?" and "... but does not store source code"), or a need the stem's scenario states
+    ("must keep the full history": "... does not keep the full history"; not a word the stem
+    itself negates, as in "must not keep copies on laptops"), or when the clause denies the key's own
     statement ("AWS does not take care of patching" for the key "AWS takes care of patching"),
     or when the rationale calls the key an anti-pattern or says it contradicts the requirement.
     A clause with no subject of its own ("..., and is a messaging tool with no capability to
@@ -370,6 +372,8 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     if negative_stem(q):
         return
     lead = option_words(lead_in(q.stem)).difference(*(option_words(o.text) for o in q.options))
+    # the scenario's needs too, but not what the stem itself negates ("must not share hardware")
+    needs = asked(q).intersection(_scoped_tokens(q.stem)[1])
     ident = identity(q)
     for o in q.keys:
         text = _rationale(o)
@@ -377,7 +381,7 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
             continue  # no reason (K001), a Yes/No option, or an option that is itself a negation
         if rejects(text, ident[o.index]):
             continue  # an explicit verdict against the key: K010's finding
-        said = denies(text, ident[o.index], lead, option_words(o.text))
+        said = denies(text, ident[o.index], lead | needs, option_words(o.text))
         if said:
             yield Finding(f"{o.pointer}/rationale",
                           f"the key {o.id!r} has a rationale that says it does not do what the question asks ({said!r})")
