@@ -12,6 +12,8 @@ against an option by placing it elsewhere, and a moved key carries such a reason
   track ...?".
 - *Dearer*: "more expensive", "the most costly", "higher cost" where the lead-in asks for the
   cheapest ("most cost-effective", "lowest cost", "minimise costs").
+- *Claim denied*: "the claim that it ... is false" (or "... that <two of the option's words>
+  ... is incorrect"): the writer calls the option's own statement untrue.
 - *Owned elsewhere*: "is (entirely) the customer's responsibility" when the stem gives that
   noun one owner and it is another ("Which task is the responsibility of AWS?"). The stem's
   owner of a noun N: "W's N", "N of (the) W", "W has (sole) N", "a W N", or a capitalised W
@@ -40,6 +42,9 @@ _OWNED = re.compile(r"\b(?:is|are|remains?)(?: (?:entirely|solely|fully|always|s
 _DEARER = re.compile(r"\b(?:more|most) (?:expensive|costly)\b|\bcostlier\b|\b(?:higher|highest) (?:cost|price)s?\b", re.I)
 _CHEAPEST = re.compile(r"\b(?:(?:most|more) )?cost[- ]effective\b|\blowest[- ](?:cost|price)\b|\bleast expensive\b"
                        r"|\bcheapest\b|\bmost economical\b|\b(?:minimi[sz]e|reduce|lower)s? (?:the )?costs?\b", re.I)
+_CLAIM_FALSE = re.compile(r"\b(?:claim|statement|assertion|idea|notion|suggestion)\s+that\s+(.{0,120}?)\s+"
+                          r"(?:(?:is|are)\s+)?(?:factually\s+|simply\s+|clearly\s+)?"
+                          r"(?:incorrect|false|wrong|inaccurate|untrue|misleading|invalid)\b", re.I)
 _AIMS = frozenset(stem(w) for w in "requirement requirements principle principles goal need".split())
 _OPPOSED_SPAN = 6
 _INSTEAD_SPAN = 8
@@ -77,6 +82,8 @@ def _readings(text: str) -> tuple[tuple[str, str, frozenset[str], str], ...]:
         for m in _DEARER.finditer(c):
             if _clause_head(c, m.start()) is not None or _MAKING.search(c[: m.start()]):
                 out.append(("dearer", m.group(0), frozenset(), ""))
+        for m in _CLAIM_FALSE.finditer(c):
+            out.append(("claim", m.group(0), option_words(m.group(1)), m.group(1).split()[0].lower()))
         for m in _OWNED.finditer(c):
             if _clause_head(c, m.start()) is not None:
                 out.append(("owned", m.group(0), frozenset({stem(m.group(2))}), stem(m.group(1))))
@@ -126,6 +133,8 @@ def misplaces(text: str, stem_text: str, lead_text: str, asked: frozenset[str], 
             return said
         if kind == "dearer" and _CHEAPEST.search(lead_text):
             return said
+        if kind == "claim" and (owner in ("it", "they", "this") or len(after & own) >= 2):
+            return said  # the option's own claim called false
         if kind == "owned":
             noun = next(iter(after))
             given = owners(stem_text).get(noun, frozenset())

@@ -343,7 +343,7 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     lead-in ("... runs builds rather than storing the versions of the code"), "the most
     expensive" where the lead-in asks for the most cost-effective, or "is the
     customer's responsibility" where the stem gives that noun one other owner ("Which task is
-    the responsibility of AWS?"). Negated burdens ("does not require
+    the responsibility of AWS?"), or "the claim that it ... is false". Negated burdens ("does not require
     servers", "no need to manage") are praise and pass, unless what they negate is what the
     question asks ("does not manage connections between VPCs"), as do negations in subordinate
     clauses ("so that a failure does not cascade") and explicit verdicts against the key, which
