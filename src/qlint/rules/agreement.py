@@ -386,6 +386,8 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
             yield Finding(f"{o.pointer}/rationale",
                           f"the key {o.id!r} has a rationale that says it does not do what the question asks ({said!r})")
             continue
+        if claims(text, ident[o.index]):
+            continue  # "Correct: ... rather than ...": the writer compares, the key stands
         said = misplaces(text, q.stem, lead_in(q.stem), asked(q), lead, option_words(o.text))
         if said:
             yield Finding(f"{o.pointer}/rationale",
