@@ -18,7 +18,7 @@ import corpora  # noqa: E402
 
 # corpus -> (questions, of them multiple-answer, with at least one mapped rationale)
 COUNTS = {
-    "snts42-cloudcertprep": (1070, 221, 928),
+    "snts42-cloudcertprep": (1070, 221, 1028),
     "kananinirav-clf-c02": (1142, 267, 0),
     "lydiahallie-javascript-questions": (155, 0, 0),
     "msahihi-kcna": (120, 0, 0),
@@ -135,3 +135,26 @@ def test_snts42_keys_get_a_sentence_each_only_when_each_names_its_key():
     texts = ["Amazon S3", "Amazon EBS", "AWS Lambda", "Amazon RDS"]
     assert _by_name(["Lambda runs code.", "EBS stores blocks."], [1, 2], texts, strict=True) == [2, 1]
     assert _by_name(["Lambda and EBS need no servers.", "Both are managed."], [1, 2], texts, strict=True) is None
+
+
+def test_snts42_reasons_of_several_sentences_are_grouped_by_the_option_each_opens_on():
+    from corpora.aws import _distractor_reasons
+    texts = ["Amazon S3", "Amazon EBS", "AWS Lambda", "Amazon RDS"]
+    key = "S3 stores objects."
+    grouped = _distractor_reasons([key, "EBS gives block volumes. They attach to one instance. Lambda runs functions. "
+                                        "RDS hosts databases."], [1, 2, 3], texts)
+    assert grouped == ["EBS gives block volumes. They attach to one instance.", "Lambda runs functions.", "RDS hosts databases."]
+    # a paragraph per distractor
+    assert _distractor_reasons([key, "EBS gives volumes.", "Lambda runs.", "RDS hosts."], [1, 2, 3], texts) == \
+        ["EBS gives volumes.", "Lambda runs.", "RDS hosts."]
+    # a sentence naming the option again, less strongly than the first, continues its reason
+    texts = ["Amazon S3", "Amazon EBS volumes", "AWS Lambda", "Amazon RDS"]
+    assert _distractor_reasons([key, "EBS volumes attach. EBS serves one instance. Lambda runs. RDS hosts."],
+                               [1, 2, 3], texts) == ["EBS volumes attach. EBS serves one instance.", "Lambda runs.", "RDS hosts."]
+    # no safe cut: a tie, a stronger naming of the current option (its reason starts there), an
+    # option that starts two reasons, a first sentence that names none
+    assert _distractor_reasons([key, "EBS gives volumes. EBS or RDS may help. Lambda runs. RDS hosts."],
+                               [1, 2, 3], texts) is None
+    assert _distractor_reasons([key, "EBS attach. EBS volumes attach. Lambda runs. RDS hosts."], [1, 2, 3], texts) is None
+    assert _distractor_reasons([key, "EBS gives volumes. Lambda runs. EBS again. RDS hosts."], [1, 2, 3], texts) is None
+    assert _distractor_reasons([key, "Volumes attach. EBS gives volumes. Lambda runs. RDS hosts."], [1, 2, 3], texts) is None

@@ -1,7 +1,9 @@
 """The two AWS banks: snts42/cloudcertprep (JSON per exam and domain) and kananinirav (Markdown exams).
 
 - snts42: the explanation's first paragraph says why the key is right, the second has one sentence
-  per distractor, usually in option order. The source keys neither to options. When the sentence
+  per distractor, usually in option order (or several, each reason opening on its option; or a
+  paragraph each; the SAA-C03 items give one paragraph of one sentence per option, the key's
+  first). The source keys neither to options. When the sentence
   count equals the distractor count, each distractor gets as `rationale` the sentence whose
   subject (its opening words) names it, the others in option order; a single key gets the first
   paragraph, several keys one sentence each of it only when each sentence's subject names its key
@@ -54,20 +56,31 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower())) - _COMMON
 
 
+def _scores(said: list[str], options: list[int], texts: list[str]) -> list[list[tuple[int, int]]]:
+    """Per sentence, (count, option) for each of `options`, best first: how many of the option's
+    own words (those no other of `options` has) the sentence's opening words hold."""
+    own = {o: _words(texts[o]) - _GENERIC - set().union(*(_words(texts[u]) for u in options if u != o))
+           for o in options}
+    out = []
+    for sentence in said:
+        head = _words(" ".join(sentence.split()[:_HEAD]))
+        out.append(sorted(((len(own[o] & head), o) for o in options), reverse=True))
+    return out
+
+
+def _claims(said: list[str], options: list[int], texts: list[str]) -> list[int | None]:
+    """Per sentence, the option its opening words name when that option leads clearly; else None."""
+    return [s[0][1] if s[0][0] and (len(s) == 1 or s[0][0] > s[1][0]) else None
+            for s in _scores(said, options, texts)]
+
+
 def _by_name(said: list[str], options: list[int], texts: list[str], strict: bool = False) -> list[int] | None:
     """The option each sentence is about, in sentence order. A sentence is about the option
     whose own words (those no other of `options` has) its opening words hold most, when that
     option leads clearly and no other sentence claims it. Some sources list the sentences out of
     option order, and some sentences are about options the question does not have: those fill
     the unclaimed options in order. `strict`: None unless every sentence names its option."""
-    own = {o: _words(texts[o]) - _GENERIC - set().union(*(_words(texts[u]) for u in options if u != o))
-           for o in options}
-    claims: list[int | None] = []
-    for sentence in said:
-        head = _words(" ".join(sentence.split()[:_HEAD]))
-        scores = sorted(((len(own[o] & head), o) for o in options), reverse=True)
-        clear = scores[0][0] and (len(scores) == 1 or scores[0][0] > scores[1][0])
-        claims.append(scores[0][1] if clear else None)
+    claims = _claims(said, options, texts)
     # two sentences on one option: neither keeps it (a stronger match is no safer: the opening
     # words often restate the stem's subject, "Multiple Availability Zones ... within a Region")
     claims = [c if c is not None and claims.count(c) == 1 else None for c in claims]
@@ -75,6 +88,44 @@ def _by_name(said: list[str], options: list[int], texts: list[str], strict: bool
         return None
     rest = iter(o for o in options if o not in claims)
     return [c if c is not None else next(rest) for c in claims]
+
+
+def _grouped(said: list[str], options: list[int], texts: list[str]) -> list[str] | None:
+    """More sentences than options: a sentence whose opening names an option starts that
+    option's reason, and the sentences after it that name none, or name that option again less
+    strongly, continue it ("Backup and restore has the highest recovery time. Data is restored
+    from backups after ..."). None unless the first sentence names an option and each option
+    starts exactly one reason; a sentence naming options equally (a tie) or naming the current
+    option more strongly than its reason's first sentence (which would then start elsewhere) is
+    no safe place to cut."""
+    groups: list[tuple[int, int, list[str]]] = []  # (option, strength of the first sentence, sentences)
+    for sentence, scores in zip(said, _scores(said, options, texts)):
+        best, option = scores[0]
+        if best and len(scores) > 1 and scores[1][0] == best:
+            return None  # a tie
+        if best and (not groups or groups[-1][0] != option):
+            groups.append((option, best, [sentence]))
+        elif groups and (not best or best < groups[-1][1]):
+            groups[-1][2].append(sentence)
+        else:
+            return None  # the first sentence names no option, or a stronger naming of the current one
+    if sorted(o for o, _n, _g in groups) != sorted(options):
+        return None
+    return [" ".join(g) for _o, _n, g in groups]
+
+
+def _distractor_reasons(paras: list[str], distractors: list[int], texts: list[str]) -> list[str] | None:
+    """The reasons after the key's paragraph, one per distractor (in the source's order), or
+    None: the second paragraph's sentences, grouped by the option each opens on when there are
+    more; or, where each distractor has a paragraph of its own, those paragraphs."""
+    if len(paras) > 2 and len(paras) - 1 == len(distractors):
+        return paras[1:]
+    if len(paras) != 2 or not distractors:
+        return None
+    said = sentences(paras[1])
+    if len(said) == len(distractors):
+        return said
+    return _grouped(said, distractors, texts) if len(said) > len(distractors) else None
 
 
 def snts42(root: Path) -> Iterator[Converted]:
@@ -90,16 +141,21 @@ def snts42(root: Path) -> Iterator[Converted]:
             paras = [p.strip() for p in explanation.split("\n") if p.strip()]
             rationales: dict[int, str] = {}
             distractors = [i for i in range(len(texts)) if i not in keys]
-            if len(paras) == 2:
-                said = sentences(paras[1])
-                if len(said) == len(distractors):
-                    rationales.update(zip(_by_name(said, distractors, texts) or (), said))
-                    if len(keys) == 1:
-                        rationales[next(iter(keys))] = paras[0]
-                    else:
-                        first = sentences(paras[0])
-                        if len(first) == len(keys):
-                            rationales.update(zip(_by_name(first, sorted(keys), texts, strict=True) or (), first))
+            said = _distractor_reasons(paras, distractors, texts)
+            if said is None and len(paras) == 1 and len(keys) == 1:
+                # one paragraph of one sentence per option, the key's first (the SAA-C03 items)
+                every = sentences(paras[0])
+                if len(every) == len(texts) and _claims(every[:1], list(range(len(texts))), texts) == sorted(keys):
+                    paras = [every[0]]
+                    said = every[1:]
+            if said is not None:
+                rationales.update(zip(_by_name(said, distractors, texts) or (), said))
+                if len(keys) == 1:
+                    rationales[next(iter(keys))] = paras[0]
+                else:
+                    first = sentences(paras[0])
+                    if len(first) == len(keys):
+                        rationales.update(zip(_by_name(first, sorted(keys), texts, strict=True) or (), first))
             qid = f"snts-{exam.lower()}-{domain}-{item['id']}".replace("_", "-")
             data = _question(_slug(qid, 80), exam, domain, str(item["question"]).strip(), texts, keys,
                              explanation or None, rationales, [])

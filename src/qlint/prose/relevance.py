@@ -15,7 +15,8 @@ argues against the key, the key flag is likely on the wrong option.
   "does not X", `stance._scoped_tokens`): a reason that denies the requirement does not meet it.
 - *Affirmative*: a reason with no contrast or concession ("rather than", "but", "only",
   "opposite of", "unrelated to", "regardless of", "violates") that neither refutes nor denies
-  its option (`stance.refutes`, `rejects`, `denies`). Distractor reasons that restate the need
+  its option (`stance.refutes`, `rejects`, `denies`), and no comparative that ranks it low
+  ("less economical", "the highest recovery time" under a stem asking for the lowest). Distractor reasons that restate the need
   to say the option misses it ("... but with limited bandwidth the transfer would take too long")
   are not affirmative.
 - *Against*: a reason that plainly argues against its option ("the opposite of", "unrelated to",
@@ -41,7 +42,8 @@ _CONTRA = re.compile(
     r"|misrepresent\w*|misappl\w*|violat\w*|disqualif\w*|regardless|independent of|unchanged|separate|no bearing"
     r"|unlike|whereas|but|however|still|only|partially|while|although|though"
     r"|unsuit\w*|unnecessar\w*|unaccept\w*|expensive|costly|poor\w*|inefficien\w*|incomplete|insufficient"
-    r"|inadequate|weakness|lacks?|fails?|falls? short|cannot|no longer|reverse|would|not|no)\b", re.I)
+    r"|inadequate|weakness|lacks?|fails?|falls? short|cannot|no longer|reverse|would|not|no"
+    r"|less|least|worse|worst|highest|lowest)\b", re.I)
 _AGAINST = re.compile(
     r"\b(?:opposite|unrelated|irrelevant|incorrect|wrong|anti-pattern|contradict\w*|misrepresent\w*|misappl\w*"
     r"|violat\w*|no bearing|not (?:a|an|the|of)\b)", re.I)

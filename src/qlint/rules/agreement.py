@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from qlint.prose.misplaced import misplaces
 from qlint.prose.relevance import against, asked, claimed
 from qlint.prose.shapes import CODE_OPTIONS, NO_REASONS, TRUE_FALSE, shapes
 from qlint.prose.views import per_question, view
@@ -21,7 +22,7 @@ from qlint.rules.stem import negative_lead_words
 from qlint.text import same_text
 from qlint.prose.answers import _own_abbreviations, argued, argued_for, contrasts, names_clearly, resolve, statements, tellable
 from qlint.prose.names import abbreviations, expand, question_keys, text_keys
-from qlint.prose.stance import _CAMEL, NEGATION, REFUTE, VENDOR, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
+from qlint.prose.stance import _CAMEL, _scoped_tokens, NEGATION, REFUTE, VENDOR, VENDOR_STEMS, claims, denies, clauses, identity, mentions, option_words, prefers, refutes, rejects, stem
 
 _YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
 _SOURCE = "rules.md 'Key agreement'; NegEx (Chapman et al. 2001) negation scope; issue 12 point 3"
@@ -93,7 +94,9 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
       or all, outside contrasts and not refuting it) more than about some key, while that
       distractor's own reason does not argue against it (no refutation, verdict or denial, no
       negation before its first comma) and no key's reason calls it correct. This is the moved
-      key whose reasons only describe the options: the explanation still opens on the old key;
+      key whose reasons only describe the options: the explanation still opens on the old key.
+      With several keys, each of the first paragraph's first sentences (one per key) is an
+      opening, since a key paragraph often gives each key a sentence;
     Camel-case names are matched whole: "cloud" does not name "CloudTrail". A key is named by
     its short forms and letter too ("Amazon Machine Image" names "AMI", "Upfront" names
     "Up-front"); a negation is a refutation only when its subject is the option or "it"/"this"
@@ -139,8 +142,9 @@ def explanation_anchor(q: Question, ctx) -> Iterator[Finding]:
 @per_question
 def _own_words(q: Question) -> tuple[frozenset[str], ...]:
     """Per option, its words that no other option has, the stem's words included: an explanation
-    that says "database" names the key "Database Migration Service" even when the stem says it."""
-    words = [option_words(o.text) for o in q.options]
+    that says "database" names the key "Database Migration Service" even when the stem says it.
+    The vendor prefix names none: "Moving to AWS ..." does not name "AWS IAM" beside "Amazon VPC"."""
+    words = [option_words(o.text) - VENDOR_STEMS for o in q.options]
     ident = identity(q)
     return tuple(ident[i] | (w - frozenset().union(*(v for j, v in enumerate(words) if j != i)))
                  for i, w in enumerate(words))
@@ -208,7 +212,9 @@ def _opening_outweighs_key(q: Question) -> int | None:
     """Where the options carry reasons: the distractor the explanation's opening sentence is
     about more than about some key, while that distractor's own reason does not argue against
     it. The opening sentence is where an explanation states its answer; the reasons are the
-    writer's verdicts, so a distractor reason that denies its option keeps the reading out."""
+    writer's verdicts, so a distractor reason that denies its option keeps the reading out. With
+    several keys, each of the first paragraph's first sentences, one per key, is an opening (a
+    key paragraph often gives each key a sentence)."""
     if shapes(q) & _SKIPPED:
         return None  # no reasons to corroborate; True/False and code options have no words to weigh
     ident = identity(q)
@@ -216,7 +222,20 @@ def _opening_outweighs_key(q: Question) -> int | None:
     reading = _reading(q)
     if not reading or any(not ident[k] for k in keys):
         return None
-    opening, named = reading[0]
+    if any(claimed(q, k) for k in keys):
+        return None  # a key's reason says it is correct: K010/K014 read the verdicts
+    first = view(q.explanation.strip().split("\n", 1)[0]).sentences if len(keys) > 1 else ()
+    for opening, named in reading[:max(1, min(len(keys), len(first)))]:
+        d = _outweighs(q, opening, named, keys)
+        if d is not None:
+            return d
+    return None
+
+
+def _outweighs(q: Question, opening: str, named: tuple[tuple[int, str], ...], keys: list[int]) -> int | None:
+    """The distractor `opening` is about more than about some key, whose reason does not argue
+    against it (see `_opening_outweighs_key`), or None."""
+    ident = identity(q)
     lead = sorted(((mentions(opening, ident[i], free_only=True), i) for i, st in named
                    if i not in keys and st != "refute"), reverse=True)
     if not lead or (len(lead) > 1 and lead[0][0] == lead[1][0]):
@@ -231,8 +250,6 @@ def _opening_outweighs_key(q: Question) -> int | None:
     text = _rationale(q.options[d]) or ""
     if text and _reason_against(q, d, text):
         return None
-    if any(claimed(q, k) for k in keys):
-        return None  # a key's reason says it is correct: K010/K014 read the verdicts
     return d
 
 
@@ -313,12 +330,20 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     Reads each key's rationale for a negated predicate about the key (a clause whose subject is
     the key, or "it"/"this", or a consequence "so it does not ...") and reports it when the
     negated words include a word of the lead-in that no option has ("Which service stores source
-    code?" and "... but does not store source code"), or when the clause denies the key's own
+    code?" and "... but does not store source code"), or a need the stem's scenario states
+    ("must keep the full history": "... does not keep the full history"; not a word the stem
+    itself negates, as in "must not keep copies on laptops"), or when the clause denies the key's own
     statement ("AWS does not take care of patching" for the key "AWS takes care of patching"),
     or when the rationale calls the key an anti-pattern or says it contradicts the requirement.
     A clause with no subject of its own ("..., and is a messaging tool with no capability to
     store code", "..., providing neither ...") and "which is unrelated to <what is asked>" after
-    the key's own statement are read as about the key. Negated burdens ("does not require
+    the key's own statement are read as about the key. It also reports a key's rationale that
+    places the key outside what is asked with no negation (`qlint.prose.misplaced`): "is the
+    opposite of" / "contradicts" a word of the stem, "rather than" two or more words of the
+    lead-in ("... runs builds rather than storing the versions of the code"), "the most
+    expensive" where the lead-in asks for the most cost-effective, or "is the
+    customer's responsibility" where the stem gives that noun one other owner ("Which task is
+    the responsibility of AWS?"), or "the claim that it ... is false". Negated burdens ("does not require
     servers", "no need to manage") are praise and pass, unless what they negate is what the
     question asks ("does not manage connections between VPCs"), as do negations in subordinate
     clauses ("so that a failure does not cascade") and explicit verdicts against the key, which
@@ -346,7 +371,9 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
     """
     if negative_stem(q):
         return
-    asked = option_words(lead_in(q.stem)).difference(*(option_words(o.text) for o in q.options))
+    lead = option_words(lead_in(q.stem)).difference(*(option_words(o.text) for o in q.options))
+    # the scenario's needs too, but not what the stem itself negates ("must not share hardware")
+    needs = asked(q).intersection(_scoped_tokens(q.stem)[1])
     ident = identity(q)
     for o in q.keys:
         text = _rationale(o)
@@ -354,10 +381,17 @@ def key_rationale_denies(q: Question, ctx) -> Iterator[Finding]:
             continue  # no reason (K001), a Yes/No option, or an option that is itself a negation
         if rejects(text, ident[o.index]):
             continue  # an explicit verdict against the key: K010's finding
-        said = denies(text, ident[o.index], asked, option_words(o.text))
+        said = denies(text, ident[o.index], lead | needs, option_words(o.text))
         if said:
             yield Finding(f"{o.pointer}/rationale",
                           f"the key {o.id!r} has a rationale that says it does not do what the question asks ({said!r})")
+            continue
+        if claims(text, ident[o.index]):
+            continue  # "Correct: ... rather than ...": the writer compares, the key stands
+        said = misplaces(text, q.stem, lead_in(q.stem), asked(q), lead, option_words(o.text))
+        if said:
+            yield Finding(f"{o.pointer}/rationale",
+                          f"the key {o.id!r} has a rationale that places it outside what the question asks ({said!r})")
 
 
 @rule(
