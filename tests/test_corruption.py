@@ -16,15 +16,15 @@ TARGET_CLEAN = 0.03  # at most 3% of clean real items falsely flagged by a key-a
 # not reach the target, these floors hold the preview-inclusive rate (measured, a few points
 # below) so the gap does not widen; docs/rules-design.md states it.
 PREVIEW_FLOORS = {
-    ("snts42-cloudcertprep", "key-moved"): 0.78,
+    ("snts42-cloudcertprep", "key-moved"): 0.85,
     ("kananinirav-clf-c02", "key-moved"): 0.52,
     ("kananinirav-clf-c02", "foreign-expl"): 0.85,
     ("snts42-cloudcertprep", "foreign-expl"): 0.87,
 }
 # Default rules below the target, held at what they reach on this 500-question sample: K019, K004
-# and K020 on snts42's moved keys (76.7%; 78.6% on all 1,070 at the report seed 83), K012 on its
-# pasted explanations (90.0% here, 91.6% on all 1,070 at seed 83: at the target, kept as a floor).
-DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.74,
+# and K020 on snts42's moved keys (87.4%; 88.6% on all 1,070 at the report seed 137), K012 on its
+# pasted explanations (95.5% here, 93.1% on all 1,070 at seed 137: at the target, kept as a floor).
+DEFAULT_FLOORS: dict[tuple[str, str], float] = {("snts42-cloudcertprep", "key-moved"): 0.84,
                                                 ("snts42-cloudcertprep", "foreign-expl"): 0.87}
 # Raw clean flags on snts42 are mostly true (rationales assigned by position, some out of order):
 # the estimated false-flag rate is held to the target, the raw rate to a ceiling.
