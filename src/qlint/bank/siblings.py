@@ -71,14 +71,14 @@ _OPPOSITES = {a: b for x, y in (("to", "from"), ("into", "out"), ("before", "aft
 _DIRECTIONS = frozenset(("to", "from", "into", "onto", "than"))
 
 
-def _relations(tokens: list[str]) -> list[str]:
-    """"to internet", "from region": each direction word with the content word that follows it."""
+def _relations(tokens: list[str]) -> list[tuple[str, str]]:
+    """("to", "internet"), ("from", "region"): each direction word with the content word that follows it."""
     out = []
     for i, t in enumerate(tokens):
         if t in _DIRECTIONS:
             nxt = next((u for u in tokens[i + 1:i + 4] if u not in STOPWORDS), None)
             if nxt is not None:
-                out.append(f"{t} {nxt}")
+                out.append((t, nxt))
     return list(dict.fromkeys(out))
 
 
@@ -93,10 +93,8 @@ def _turned(ta: list[str], tb: list[str], opcodes: list[tuple[str, int, int, int
     ra, rb = _relations(ta), _relations(tb)
     if not ra or set(ra) == set(rb):
         return [], []
-    heads = lambda rs: Counter(r.split(" ")[0] for r in rs)  # noqa: E731
-    tails = lambda rs: Counter(r.split(" ")[1] for r in rs)  # noqa: E731
-    if heads(ra) == heads(rb) and tails(ra) == tails(rb):
-        return [r for r in ra if r not in rb], [r for r in rb if r not in ra]
+    if Counter(w for w, _ in ra) == Counter(w for w, _ in rb) and Counter(n for _, n in ra) == Counter(n for _, n in rb):
+        return [f"{w} {n}" for w, n in ra if (w, n) not in rb], [f"{w} {n}" for w, n in rb if (w, n) not in ra]
     return [], []
 
 

@@ -30,8 +30,10 @@ PART_LISTS = ("options", "steps", "prompts", "responses")
 CASE_FIELDS = ("title", "scenario")
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
-# A line that starts a Markdown block of its own: re-wrapping never moves one onto the line before.
-_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|)")
+# A line that starts a Markdown block of its own (a list item, a heading, a quote, a table row):
+# re-wrapping never moves one onto the line before.
+_BLOCK_MARK = r"[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|"
+_BLOCK_START = re.compile(rf"^\s*(?:{_BLOCK_MARK})")
 
 
 def normal_text(text: str) -> str:
@@ -57,7 +59,7 @@ def normal_text(text: str) -> str:
 # Whatever makes `_lines` keep a line break: a fence or a block start at the start of a line, a
 # blank line between lines. (Searched from each line end, which is nine times as fast as `^` in
 # multi-line mode on a wrapped paragraph.)
-_BLOCK = r"(?:```|~~~|[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|)"
+_BLOCK = rf"(?:```|~~~|{_BLOCK_MARK})"
 _LATER_BLOCK = re.compile(rf"\n[^\S\n]*(?:{_BLOCK}|\n)")
 _FIRST_BLOCK = re.compile(rf"[^\S\n]*{_BLOCK}")
 

@@ -196,7 +196,9 @@ _CODE_BLOCK = re.compile(r"^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$", re.S
 
 def _prose_of(stem: str) -> str:
     """The stem without code blocks or its trailing "(Choose N.)" note."""
-    body = _CODE_BLOCK.sub(" ", stem or "") if ("```" in (stem or "") or "~~~" in (stem or "")) else (stem or "")
+    body = stem or ""
+    if "```" in body or "~~~" in body:
+        body = _CODE_BLOCK.sub(" ", body)
     if body.isascii() and not any(w in body.lower() for w in _NOTE_WORDS):
         return body.strip()  # every note holds one of its verbs
     return _NOTE.sub("", body).strip()

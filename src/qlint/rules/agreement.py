@@ -545,15 +545,10 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     explanation: Model parallelism splits the layers across GPUs, so each holds part of the weights.
     ```
     """
-    text = q.explanation
-    if not text.strip():
+    read = _foreign_reading(q)
+    if read is None:
         return
-    words = text_keys(text)
-    if len(words) < _FOREIGN_MIN_WORDS:
-        return
-    if _shares_the_reasons(q, words):
-        return  # the writer's own words for the options: a synonym of the key, not a paste
-    shared = len(words & question_keys(q))
+    text, words, shared = read
     if NO_REASONS in shapes(q):
         # no reasons to tell a synonym from a paste: only a paragraph that shares almost nothing
         if _long_paste(q, text, words, shared):
@@ -562,6 +557,18 @@ def foreign_explanation(q: Question, ctx) -> Iterator[Finding]:
     said = _pasted(q, text, words, shared)
     if said:
         yield Finding("/explanation", said)
+
+
+def _foreign_reading(q: Question) -> tuple[str, frozenset[str], int] | None:
+    """(explanation, its keys, how many the stem and options share) for K012 and K021, or None
+    when there is nothing to read: no explanation, too few words, or the reasons' own words."""
+    text = q.explanation
+    if not text.strip():
+        return None
+    words = text_keys(text)
+    if len(words) < _FOREIGN_MIN_WORDS or _shares_the_reasons(q, words):
+        return None  # the writer's own words for the options: a synonym of the key, not a paste
+    return text, words, len(words & question_keys(q))
 
 
 def _long_paste(q: Question, text: str, words: frozenset[str], shared: int) -> bool:
@@ -614,13 +621,10 @@ def foreign_explanation_unchecked(q: Question, ctx) -> Iterator[Finding]:
     ## Fix
     Write the explanation for this question: say why the key is right, naming it.
     """
-    text = q.explanation
-    if not text.strip():
+    read = _foreign_reading(q)
+    if read is None:
         return
-    words = text_keys(text)
-    if len(words) < _FOREIGN_MIN_WORDS or _shares_the_reasons(q, words):
-        return
-    shared = len(words & question_keys(q))
+    text, words, shared = read
     if _long_paste(q, text, words, shared):
         return  # K012's finding
     said = _pasted(q, text, words, shared)
